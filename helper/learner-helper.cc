@@ -1,0 +1,168 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "learner-helper.h"
+
+#include "learner-application.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/nstime.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("DlsimLearnerHelper");
+
+LearnerHelper::LearnerHelper() : m_computeTime("flops", "10", 0.0, 1.0)
+{
+    m_factory.SetTypeId(LearnerApplication::GetTypeId());
+    m_evalChoice = CreateObject<UniformRandomVariable>();
+}
+
+void
+LearnerHelper::SetAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_factory.Set(name, value);
+}
+
+void
+LearnerHelper::SetData(DatasetSplit data, Partition partition)
+{
+    m_data = std::move(data);
+    m_partition = std::move(partition);
+}
+
+void
+LearnerHelper::SetTraining(const TrainingConfig& training)
+{
+    m_training = training;
+}
+
+void
+LearnerHelper::SetSharing(const SharingConfig& sharing)
+{
+    m_sharing = sharing;
+}
+
+void
+LearnerHelper::SetOverlay(const Overlay& overlay)
+{
+    m_overlay = overlay;
+}
+
+void
+LearnerHelper::SetSeed(uint64_t seed)
+{
+    m_seed = seed;
+}
+
+void
+LearnerHelper::SetSameInitialModel(bool same)
+{
+    m_sameInitialModel = same;
+}
+
+void
+LearnerHelper::SetComputeTimeModel(const ComputeTimeModel& model)
+{
+    m_computeTime = model;
+}
+
+void
+LearnerHelper::SetEvaluatedLearners(uint32_t count)
+{
+    m_evaluatedLearners = count;
+}
+
+int64_t
+LearnerHelper::AssignStreams(int64_t stream)
+{
+    int64_t used = m_computeTime.AssignStreams(stream);
+    m_evalChoice->SetStream(stream + used);
+    return used + 1;
+}
+
+ApplicationContainer
+LearnerHelper::Install(NodeContainer nodes)
+{
+    NS_ABORT_MSG_UNLESS(m_overlay, "LearnerHelper::Install needs SetOverlay first");
+    NS_ABORT_MSG_UNLESS(m_data.train && m_data.test, "LearnerHelper::Install needs SetData first");
+    const OverlayGraph& graph = m_overlay->GetGraph();
+    const uint32_t n = nodes.GetN();
+    NS_ABORT_MSG_UNLESS(n == graph.GetNNodes() && m_partition.size() == n,
+                        "LearnerHelper: " << n << " nodes, " << graph.GetNNodes()
+                                          << " learners in the overlay and " << m_partition.size()
+                                          << " partitions must agree");
+
+    // Which learners evaluate: all, or a random sample of the requested size.
+    std::vector<bool> evaluates(n, true);
+    if (m_evaluatedLearners > 0 && m_evaluatedLearners < n)
+    {
+        std::vector<uint32_t> ids(n);
+        std::iota(ids.begin(), ids.end(), 0u);
+        for (uint32_t i = 0; i < m_evaluatedLearners; ++i)
+        {
+            uint32_t j = m_evalChoice->GetInteger(i, n - 1);
+            std::swap(ids[i], ids[j]);
+        }
+        std::fill(evaluates.begin(), evaluates.end(), false);
+        for (uint32_t i = 0; i < m_evaluatedLearners; ++i)
+        {
+            evaluates[ids[i]] = true;
+        }
+    }
+
+    ApplicationContainer apps;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        uint64_t initSeed = m_sameInitialModel ? m_seed : m_seed * 1000003ull + i;
+        // Distinct, seed-dependent sampling streams per learner.
+        uint64_t sampleSeed = (m_seed + 1) * 0x9E3779B97F4A7C15ull + i;
+        auto learner = std::make_unique<Learner>(
+            m_training, m_data.train, m_partition[i], initSeed, sampleSeed);
+        auto algorithm = CreateSharingAlgorithm(m_sharing);
+        if (algorithm->ForDirectedGraphs() != graph.IsDirected())
+        {
+            throw std::invalid_argument(
+                "algorithm " + m_sharing.algorithm + " runs on "
+                + (algorithm->ForDirectedGraphs() ? "directed" : "undirected")
+                + " topologies, but the topology is "
+                + (graph.IsDirected() ? "directed" : "undirected"));
+        }
+        Time computeTime = m_computeTime.NextNodeRoundTime(
+            learner->TrainFlopsPerSample(), m_training.batchSize, m_training.localSteps);
+
+        Ptr<LearnerApplication> app = m_factory.Create<LearnerApplication>();
+        app->SetAttribute("LearnerId", UintegerValue(i));
+        app->SetAttribute("ComputeTime", TimeValue(computeTime));
+        if (m_computeTime.GetMode() == ComputeTimeModel::Mode::Measured)
+        {
+            app->SetAttribute("MeasuredComputeScale",
+                              DoubleValue(m_computeTime.GetMeasuredScale()));
+        }
+        if (!evaluates[i])
+        {
+            app->SetAttribute("Evaluate", BooleanValue(false));
+        }
+        std::vector<LearnerApplication::Peer> outPeers;
+        for (uint32_t j : graph.GetOutNeighbours(i))
+        {
+            // Reach j at j's address on the i-j link, so the traffic takes that link.
+            outPeers.push_back({j, m_overlay->GetAddress(j, i)});
+        }
+        app->SetPeers(outPeers, graph.GetInNeighbours(i));
+        app->Setup(std::move(learner), std::move(algorithm), m_data.test);
+        nodes.Get(i)->AddApplication(app);
+        apps.Add(app);
+        NS_LOG_INFO("learner " << i << ": " << m_partition[i].size() << " samples, compute "
+                               << computeTime.GetSeconds() << " s per round");
+    }
+    return apps;
+}
+
+} // namespace ns3

@@ -1,0 +1,83 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * Installs a LearnerApplication, with its learner and sharing algorithm, on every node.
+ */
+#ifndef DLSIM_LEARNER_HELPER_H
+#define DLSIM_LEARNER_HELPER_H
+
+#include "compute-time-model.h"
+#include "dataset.h"
+#include "learner.h"
+#include "ns3/application-container.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+#include "ns3/random-variable-stream.h"
+#include "overlay-topology-helper.h"
+#include "partitioner.h"
+#include "sharing-algorithm.h"
+
+#include <memory>
+#include <optional>
+
+namespace ns3
+{
+
+/**
+ * Usage, after building an Overlay with OverlayTopologyHelper:
+ * \code
+ *   LearnerHelper learners;
+ *   learners.SetData(data, PartitionShards(*data.train, n, 2, seed));
+ *   learners.SetTraining(training);              // model, lr, batch size, local steps
+ *   learners.SetSharing(sharing);                // which algorithm
+ *   learners.SetOverlay(overlay);
+ *   learners.SetAttribute("Rounds", UintegerValue(100));
+ *   ApplicationContainer apps = learners.Install(nodes);
+ * \endcode
+ * nodes.Get(i) runs learner i. All learners start from the same model (seeded by SetSeed)
+ * unless SetSameInitialModel(false).
+ */
+class LearnerHelper
+{
+  public:
+    LearnerHelper();
+
+    /// Set an attribute of every LearnerApplication created.
+    void SetAttribute(const std::string& name, const AttributeValue& value);
+    void SetData(DatasetSplit data, Partition partition);
+    void SetTraining(const TrainingConfig& training);
+    void SetSharing(const SharingConfig& sharing);
+    void SetOverlay(const Overlay& overlay);
+    /// Seeds model initialisation and mini-batch sampling (default 1).
+    void SetSeed(uint64_t seed);
+    void SetSameInitialModel(bool same);
+    /**
+     * How local training is charged in simulated time. Default: "flops" mode with identical
+     * 10 GFLOP/s devices.
+     */
+    void SetComputeTimeModel(const ComputeTimeModel& model);
+    /// Evaluate only this many learners, drawn at random (0, the default: all).
+    void SetEvaluatedLearners(uint32_t count);
+
+    ApplicationContainer Install(NodeContainer nodes);
+
+    /// Fix the ns-3 random streams used (device speeds, evaluated learners).
+    int64_t AssignStreams(int64_t stream);
+
+  private:
+    ObjectFactory m_factory;
+    DatasetSplit m_data;
+    Partition m_partition;
+    TrainingConfig m_training;
+    SharingConfig m_sharing;
+    std::optional<Overlay> m_overlay;
+    uint64_t m_seed = 1;
+    bool m_sameInitialModel = true;
+    ComputeTimeModel m_computeTime;
+    uint32_t m_evaluatedLearners = 0;
+    Ptr<UniformRandomVariable> m_evalChoice;
+};
+
+} // namespace ns3
+
+#endif // DLSIM_LEARNER_HELPER_H

@@ -1,0 +1,114 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "compute-time-model.h"
+
+#include "ns3/double.h"
+#include "random-variable-spec.h"
+
+namespace ns3
+{
+
+ComputeTimeModel::ComputeTimeModel(const std::string& mode,
+                                   const std::string& deviceGflops,
+                                   double stepSeconds,
+                                   double measuredScale)
+    : m_stepSeconds(stepSeconds), m_measuredScale(measuredScale)
+{
+    if (mode == "flops")
+    {
+        m_mode = Mode::Flops;
+    }
+    else if (mode == "fixed")
+    {
+        m_mode = Mode::Fixed;
+    }
+    else if (mode == "measured")
+    {
+        m_mode = Mode::Measured;
+    }
+    else
+    {
+        throw ConfigValueError("compute.model: unknown mode '" + mode
+                               + "' (known: flops, fixed, measured)");
+    }
+    if (IsRandomVariableSpec(deviceGflops))
+    {
+        m_deviceGflops = ParseRandomVariable("compute.device_gflops", deviceGflops);
+    }
+    else
+    {
+        double value = 0.0;
+        try
+        {
+            size_t used = 0;
+            value = std::stod(deviceGflops, &used);
+            if (used != deviceGflops.size())
+            {
+                value = 0.0;
+            }
+        }
+        catch (const std::exception&)
+        {}
+        if (!(value > 0.0))
+        {
+            throw ConfigValueError("compute.device_gflops: expected a positive number of GFLOP/s "
+                                   "or an ns-3 random variable, got '"
+                                   + deviceGflops + "'");
+        }
+        m_deviceGflops = CreateObject<ConstantRandomVariable>();
+        m_deviceGflops->SetAttribute("Constant", DoubleValue(value));
+    }
+    if (!(stepSeconds >= 0.0))
+    {
+        throw ConfigValueError("compute.step_seconds must be >= 0");
+    }
+    if (!(measuredScale > 0.0))
+    {
+        throw ConfigValueError("compute.measured_scale must be > 0");
+    }
+}
+
+int64_t
+ComputeTimeModel::AssignStreams(int64_t stream)
+{
+    m_deviceGflops->SetStream(stream);
+    return 1;
+}
+
+ComputeTimeModel::Mode
+ComputeTimeModel::GetMode() const
+{
+    return m_mode;
+}
+
+double
+ComputeTimeModel::GetMeasuredScale() const
+{
+    return m_measuredScale;
+}
+
+Time
+ComputeTimeModel::NextNodeRoundTime(double trainFlopsPerSample,
+                                    uint32_t batchSize,
+                                    uint32_t localSteps)
+{
+    // Draw for every node in every mode so that switching modes does not shift other streams.
+    double gflops = m_deviceGflops->GetValue();
+    switch (m_mode)
+    {
+        case Mode::Flops:
+            if (!(gflops > 0.0))
+            {
+                throw ConfigValueError("compute.device_gflops drew a non-positive device speed");
+            }
+            return Seconds(trainFlopsPerSample * batchSize * localSteps / (gflops * 1e9));
+        case Mode::Fixed:
+            return Seconds(m_stepSeconds * localSteps);
+        case Mode::Measured:
+            return Time(0); // charged per round from the measured CPU time
+    }
+    return Time(0);
+}
+
+} // namespace ns3

@@ -1,0 +1,63 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * How much simulated time a node's local training takes.
+ */
+#ifndef DLSIM_COMPUTE_TIME_MODEL_H
+#define DLSIM_COMPUTE_TIME_MODEL_H
+
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/random-variable-stream.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * Three ways to charge simulated time for a round of local training:
+ * - "flops" (default, deterministic): samples * FLOPs per training sample / device speed, where
+ *   each node's device speed in GFLOP/s is drawn once from a random variable stream (a
+ *   ConstantRandomVariable gives identical devices; others make them heterogeneous);
+ * - "fixed" (deterministic): local_steps * a fixed number of seconds per step;
+ * - "measured": the host CPU time the real training step took, times a scale factor. It follows
+ *   the real cost of the model but is NOT reproducible: the same seed gives different timings.
+ */
+class ComputeTimeModel
+{
+  public:
+    enum class Mode
+    {
+        Flops,
+        Fixed,
+        Measured,
+    };
+
+    /// Throws ConfigValueError naming compute.* keys on a bad mode or random variable.
+    ComputeTimeModel(const std::string& mode,
+                     const std::string& deviceGflops,
+                     double stepSeconds,
+                     double measuredScale);
+
+    int64_t AssignStreams(int64_t stream);
+
+    Mode GetMode() const;
+    double GetMeasuredScale() const;
+
+    /**
+     * The simulated duration of one round of local training on the next node (call once per
+     * node, in node order: Flops mode draws that node's device speed).
+     */
+    Time NextNodeRoundTime(double trainFlopsPerSample, uint32_t batchSize, uint32_t localSteps);
+
+  private:
+    Mode m_mode;
+    Ptr<RandomVariableStream> m_deviceGflops;
+    double m_stepSeconds;
+    double m_measuredScale;
+};
+
+} // namespace ns3
+
+#endif // DLSIM_COMPUTE_TIME_MODEL_H

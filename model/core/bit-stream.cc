@@ -1,0 +1,239 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning (learning core, no ns-3 dependencies).
+ *
+ * Bit-level writer and reader used by the payload codec (see bit-stream.h).
+ */
+
+#include "bit-stream.h"
+
+#include <cassert>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Number of leading zero bits of a non-zero 64-bit word.
+inline unsigned
+CountLeadingZeros64(uint64_t word)
+{
+    assert(word != 0);
+#if defined(__GNUC__) || defined(__clang__)
+    return static_cast<unsigned>(__builtin_clzll(word));
+#else
+    unsigned n = 0;
+    while ((word & (uint64_t{1} << 63)) == 0)
+    {
+        word <<= 1;
+        ++n;
+    }
+    return n;
+#endif
+}
+
+/// floor(log2(value)) for value >= 1.
+inline unsigned
+FloorLog2(uint32_t value)
+{
+    return 63 - CountLeadingZeros64(value);
+}
+
+} // namespace
+
+unsigned
+EliasGammaBits(uint32_t value)
+{
+    assert(value >= 1);
+    return 2 * FloorLog2(value) + 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// BitWriter
+
+BitWriter::BitWriter(std::vector<uint8_t>& out) : m_out(&out), m_acc(0), m_accBits(0), m_bitCount(0)
+{}
+
+void
+BitWriter::Drain()
+{
+    // Emit 32 bits at a time: a quarter of the per-byte work, which dominates when most codes
+    // are a few bits long.
+    if (m_accBits >= 32)
+    {
+        m_accBits -= 32;
+        const auto word = static_cast<uint32_t>(m_acc >> m_accBits);
+        m_out->push_back(static_cast<uint8_t>(word >> 24));
+        m_out->push_back(static_cast<uint8_t>(word >> 16));
+        m_out->push_back(static_cast<uint8_t>(word >> 8));
+        m_out->push_back(static_cast<uint8_t>(word));
+        // Keep only the pending bits so the next shift cannot overflow the accumulator.
+        m_acc &= (uint64_t{1} << m_accBits) - 1;
+    }
+}
+
+void
+BitWriter::WriteBits(uint32_t value, unsigned count)
+{
+    assert(count <= 32);
+    if (count == 0)
+    {
+        return;
+    }
+    const uint64_t masked = value & ((uint64_t{1} << count) - 1);
+    // Fewer than 32 bits are pending between calls, so at most 63 are pending after the shift.
+    m_acc = (m_acc << count) | masked;
+    m_accBits += count;
+    m_bitCount += count;
+    Drain();
+}
+
+void
+BitWriter::WriteEliasGamma(uint32_t value)
+{
+    assert(value >= 1);
+    const unsigned n = FloorLog2(value);
+    // The code is n zeros followed by the n + 1 significant bits of value (whose top bit is the
+    // terminating one), i.e. value written in 2n + 1 bits. That fits one write up to n = 15;
+    // longer codes (up to 63 bits) take two.
+    if (n <= 15)
+    {
+        WriteBits(value, 2 * n + 1);
+    }
+    else
+    {
+        WriteBits(0, n);
+        WriteBits(value, n + 1);
+    }
+}
+
+void
+BitWriter::Flush()
+{
+    // Emit the remaining whole bytes, then the last partial byte padded with zero bits.
+    while (m_accBits >= 8)
+    {
+        m_accBits -= 8;
+        m_out->push_back(static_cast<uint8_t>(m_acc >> m_accBits));
+    }
+    if (m_accBits > 0)
+    {
+        m_out->push_back(static_cast<uint8_t>(m_acc << (8 - m_accBits)));
+        m_bitCount += 8 - m_accBits;
+    }
+    m_acc = 0;
+    m_accBits = 0;
+}
+
+uint64_t
+BitWriter::BitCount() const
+{
+    return m_bitCount;
+}
+
+// ---------------------------------------------------------------------------------------------
+// BitReader
+
+BitReader::BitReader(const uint8_t* data, size_t size)
+    : m_data(data), m_size(size), m_nextByte(0), m_buf(0), m_bufBits(0), m_consumed(0)
+{}
+
+void
+BitReader::Refill()
+{
+    // Stop at 57+ bits: one more byte might not fit. A 32-bit read therefore never needs a second
+    // refill, and m_nextByte < m_size guards every load.
+    while (m_bufBits <= 56 && m_nextByte < m_size)
+    {
+        m_buf |= uint64_t{m_data[m_nextByte]} << (56 - m_bufBits);
+        ++m_nextByte;
+        m_bufBits += 8;
+    }
+}
+
+void
+BitReader::Consume(unsigned count)
+{
+    assert(count <= m_bufBits);
+    // Shifting a 64-bit word by 64 is undefined, hence the special case.
+    m_buf = (count >= 64) ? 0 : (m_buf << count);
+    m_bufBits -= count;
+    m_consumed += count;
+}
+
+bool
+BitReader::ReadBits(unsigned count, uint32_t& value)
+{
+    assert(count <= 32);
+    if (count == 0)
+    {
+        value = 0;
+        return true;
+    }
+    Refill();
+    if (m_bufBits < count)
+    {
+        return false;
+    }
+    value = static_cast<uint32_t>(m_buf >> (64 - count));
+    Consume(count);
+    return true;
+}
+
+BitReader::GammaStatus
+BitReader::ReadEliasGamma(uint32_t& value)
+{
+    // Count the leading zeros a buffer at a time, bailing out as soon as there are too many, so a
+    // long run of zero bytes costs one check per 8 bytes and cannot overflow the counter.
+    unsigned zeros = 0;
+    for (;;)
+    {
+        Refill();
+        if (m_bufBits == 0)
+        {
+            return GammaStatus::Exhausted;
+        }
+        if (m_buf == 0)
+        {
+            // Every buffered bit is zero (bits past m_bufBits are zero by construction).
+            zeros += m_bufBits;
+            Consume(m_bufBits);
+            if (zeros > kMaxGammaZeros)
+            {
+                return GammaStatus::TooManyZeros;
+            }
+            continue;
+        }
+        // m_buf != 0 and bits past m_bufBits are zero, so the first one bit is a valid bit.
+        const unsigned lz = CountLeadingZeros64(m_buf);
+        zeros += lz;
+        if (zeros > kMaxGammaZeros)
+        {
+            return GammaStatus::TooManyZeros;
+        }
+        Consume(lz);
+        break;
+    }
+    // The terminating one bit is the top bit of the value, followed by `zeros` more bits.
+    uint32_t bits = 0;
+    if (!ReadBits(zeros + 1, bits))
+    {
+        return GammaStatus::Exhausted;
+    }
+    value = bits;
+    return GammaStatus::Ok;
+}
+
+uint64_t
+BitReader::BitsConsumed() const
+{
+    return m_consumed;
+}
+
+uint64_t
+BitReader::BitsRemaining() const
+{
+    return static_cast<uint64_t>(m_size) * 8 - m_consumed;
+}
+
+} // namespace ns3

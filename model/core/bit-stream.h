@@ -1,0 +1,154 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning (learning core, no ns-3 dependencies).
+ *
+ * Bit-level writer and reader used by the payload codec to pack Elias-gamma coded index gaps.
+ *
+ * Bits are packed MSB-first: the first bit written is the most significant bit of the first
+ * byte. Both classes work on whole 64-bit words internally so that coding a million gaps costs
+ * a few milliseconds; there are no virtual calls and no per-bit function calls on the hot path.
+ */
+
+#ifndef DLSIM_BIT_STREAM_H
+#define DLSIM_BIT_STREAM_H
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * Number of bits of the Elias-gamma code of @p value: 2 * floor(log2(value)) + 1.
+ * Gap 1 -> 1 bit, 2..3 -> 3 bits, 4..7 -> 5 bits, ..., 2^31..2^32-1 -> 63 bits.
+ *
+ * @param value the value to code; must be >= 1 (Elias-gamma cannot represent 0)
+ * @return the code length in bits
+ */
+unsigned EliasGammaBits(uint32_t value);
+
+/**
+ * Appends bits MSB-first to a caller-owned byte vector.
+ *
+ * The writer appends to an existing vector (rather than owning one) so that the codec can write
+ * the gap section directly behind the payload header, without an intermediate copy.
+ * Bits are buffered in a 64-bit accumulator and emitted 32 at a time; Flush() must be called
+ * once at the end to emit what is left, the last partial byte padded with zero bits.
+ */
+class BitWriter
+{
+  public:
+    /**
+     * @param out the vector the packed bytes are appended to; must outlive the writer
+     */
+    explicit BitWriter(std::vector<uint8_t>& out);
+
+    /**
+     * Append the low @p count bits of @p value, most significant first.
+     *
+     * @param value the bits to append; bits above @p count are ignored
+     * @param count number of bits, 0..32
+     */
+    void WriteBits(uint32_t value, unsigned count);
+
+    /**
+     * Append the Elias-gamma code of @p value: floor(log2(value)) zero bits, then @p value in
+     * binary starting with its leading one bit.
+     *
+     * @param value the value to code; must be >= 1
+     */
+    void WriteEliasGamma(uint32_t value);
+
+    /**
+     * Emit all pending bits, the last partial byte padded with zero bits. Further writes start a
+     * new byte.
+     */
+    void Flush();
+
+    /**
+     * @return number of bits written so far (including bits not yet flushed)
+     */
+    uint64_t BitCount() const;
+
+  private:
+    /// Move a full 32-bit word, if there is one, from the accumulator to the output.
+    void Drain();
+
+    std::vector<uint8_t>* m_out; //!< destination of the packed bytes
+    uint64_t m_acc;              //!< pending bits, right-aligned (the oldest is the highest)
+    unsigned m_accBits;          //!< number of pending bits in m_acc (< 32 between calls)
+    uint64_t m_bitCount;         //!< total bits written
+};
+
+/**
+ * Reads bits MSB-first from a bounded byte range; never reads outside [data, data + size).
+ *
+ * Reads report failure through their return value instead of throwing, so that the caller (the
+ * payload codec) can turn each failure into an error message that names the malformed field.
+ * A failed read consumes nothing.
+ */
+class BitReader
+{
+  public:
+    /// Outcome of reading one Elias-gamma code.
+    enum class GammaStatus
+    {
+        Ok,          //!< a code was read
+        Exhausted,   //!< the range ended inside the code
+        TooManyZeros //!< more than kMaxGammaZeros leading zeros: the value would not fit 32 bits
+    };
+
+    /**
+     * Largest number of leading zeros of a valid code. 31 zeros code values in [2^31, 2^32);
+     * 32 or more would code a value >= 2^32, which cannot be a 32-bit index gap.
+     */
+    static constexpr unsigned kMaxGammaZeros = 31;
+
+    /**
+     * @param data first byte of the range (may be null only if @p size is 0)
+     * @param size number of bytes in the range
+     */
+    BitReader(const uint8_t* data, size_t size);
+
+    /**
+     * Read @p count bits as an unsigned number, most significant first.
+     *
+     * @param count number of bits, 0..32
+     * @param value receives the bits on success
+     * @return false, consuming nothing, if fewer than @p count bits remain
+     */
+    bool ReadBits(unsigned count, uint32_t& value);
+
+    /**
+     * Read one Elias-gamma code.
+     *
+     * @param value receives the decoded value (always >= 1) on success
+     * @return the outcome; on failure the position is unspecified and the reader should be
+     *         abandoned
+     */
+    GammaStatus ReadEliasGamma(uint32_t& value);
+
+    /// @return number of bits consumed so far
+    uint64_t BitsConsumed() const;
+
+    /// @return number of bits not consumed yet
+    uint64_t BitsRemaining() const;
+
+  private:
+    /// Top up m_buf from the byte range so that it holds at least 57 bits when available.
+    void Refill();
+
+    /// Drop the @p count most significant buffered bits (count <= m_bufBits).
+    void Consume(unsigned count);
+
+    const uint8_t* m_data; //!< start of the range
+    size_t m_size;         //!< size of the range in bytes
+    size_t m_nextByte;     //!< index of the next byte to load into m_buf
+    uint64_t m_buf;        //!< buffered bits, left-aligned; bits past m_bufBits are zero
+    unsigned m_bufBits;    //!< number of valid bits in m_buf (0..64)
+    uint64_t m_consumed;   //!< bits consumed so far
+};
+
+} // namespace ns3
+
+#endif /* DLSIM_BIT_STREAM_H */

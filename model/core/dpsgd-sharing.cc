@@ -1,0 +1,64 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "dpsgd-sharing.h"
+
+#include "mixing-weights.h"
+
+namespace ns3
+{
+
+void
+DpsgdSharing::Initialize(const std::vector<float>& initialModel, const SharingContext& context)
+{
+    m_context = context;
+    m_length = initialModel.size();
+}
+
+EncodedPayload
+DpsgdSharing::Encode(uint32_t /* round */, const std::vector<float>& trainedModel)
+{
+    Payload payload;
+    payload.form = PayloadForm::Full;
+    payload.length = static_cast<uint32_t>(trainedModel.size());
+    payload.values = trainedModel;
+    return EncodePayload(payload);
+}
+
+std::vector<float>
+DpsgdSharing::Aggregate(uint32_t /* round */,
+                        const std::vector<float>& trainedModel,
+                        const std::vector<ReceivedPayload>& received)
+{
+    std::vector<double> sum(trainedModel.size(), 0.0);
+    double selfWeight = 1.0;
+    for (const auto& message : received)
+    {
+        Payload payload = DecodePayload(message.data, message.size);
+        if (payload.form != PayloadForm::Full || payload.values.size() != m_length)
+        {
+            throw PayloadError("D-PSGD expects a full payload of " + std::to_string(m_length)
+                               + " values from node " + std::to_string(message.sender));
+        }
+        double w = MetropolisHastingsWeight(m_context.inDegree, message.senderDegree);
+        selfWeight -= w;
+        for (size_t k = 0; k < m_length; ++k)
+        {
+            sum[k] += w * payload.values[k];
+        }
+    }
+    std::vector<float> result(m_length);
+    for (size_t k = 0; k < m_length; ++k)
+    {
+        result[k] = static_cast<float>(sum[k] + selfWeight * trainedModel[k]);
+    }
+    return result;
+}
+
+bool
+DpsgdSharing::ForDirectedGraphs() const
+{
+    return false;
+}
+
+} // namespace ns3

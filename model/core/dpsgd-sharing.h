@@ -1,0 +1,35 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * Full sharing (D-PSGD, Lian et al. 2017).
+ */
+#ifndef DLSIM_DPSGD_SHARING_H
+#define DLSIM_DPSGD_SHARING_H
+
+#include "sharing-algorithm.h"
+
+namespace ns3
+{
+
+/**
+ * Every round a node sends all N parameters and averages with Metropolis-Hastings weights:
+ * x = w_ii x + sum_j w_ij x_j.
+ */
+class DpsgdSharing : public SharingAlgorithm
+{
+  public:
+    void Initialize(const std::vector<float>& initialModel, const SharingContext& context) override;
+    EncodedPayload Encode(uint32_t round, const std::vector<float>& trainedModel) override;
+    std::vector<float> Aggregate(uint32_t round,
+                                 const std::vector<float>& trainedModel,
+                                 const std::vector<ReceivedPayload>& received) override;
+    bool ForDirectedGraphs() const override;
+
+  private:
+    SharingContext m_context;
+    size_t m_length = 0;
+};
+
+} // namespace ns3
+
+#endif // DLSIM_DPSGD_SHARING_H

@@ -1,0 +1,218 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "learner.h"
+
+#include "nn-models.h"
+
+#include <random>
+#include <torch/optim/sgd.h>
+#include <torch/torch.h>
+
+namespace ns3
+{
+
+struct Learner::Impl
+{
+    TrainingConfig config;
+    std::shared_ptr<const Dataset> train;
+    std::vector<uint32_t> partition;
+    torch::nn::Sequential model{nullptr};
+    std::unique_ptr<torch::optim::SGD> optimizer;
+    std::vector<torch::Tensor> parameters;
+    size_t numParameters = 0;
+    double trainFlopsPerSample = 0.0;
+    std::mt19937_64 rng;
+    std::vector<uint32_t> order; // partition positions, partially reshuffled for every batch
+    std::vector<float> batchImages;
+    std::vector<int64_t> batchLabels;
+
+    std::vector<int64_t> Shape(int64_t batch) const
+    {
+        return {batch, train->channels, train->height, train->width};
+    }
+
+    /// Draw batchSize distinct samples uniformly: a partial Fisher-Yates over `order`.
+    void DrawBatch()
+    {
+        const size_t n = order.size();
+        const size_t b = std::min<size_t>(config.batchSize, n);
+        const size_t sampleSize = train->SampleSize();
+        batchImages.resize(b * sampleSize);
+        batchLabels.resize(b);
+        for (size_t k = 0; k < b; ++k)
+        {
+            size_t j = k + rng() % (n - k);
+            std::swap(order[k], order[j]);
+            uint32_t index = partition[order[k]];
+            std::copy_n(train->Sample(index), sampleSize, batchImages.data() + k * sampleSize);
+            batchLabels[k] = train->labels[index];
+        }
+    }
+};
+
+Learner::Learner(const TrainingConfig& config,
+                 std::shared_ptr<const Dataset> train,
+                 std::vector<uint32_t> partition,
+                 uint64_t initSeed,
+                 uint64_t sampleSeed)
+    : m_impl(std::make_unique<Impl>())
+{
+    if (partition.empty())
+    {
+        throw DatasetError("a learner needs at least one training sample");
+    }
+    if (config.batchSize == 0 || config.localSteps == 0)
+    {
+        throw std::invalid_argument("batch_size and local_steps must be at least 1");
+    }
+    Impl& d = *m_impl;
+    d.config = config;
+    d.train = std::move(train);
+    d.partition = std::move(partition);
+    d.rng.seed(sampleSeed);
+    d.order.resize(d.partition.size());
+    for (size_t i = 0; i < d.order.size(); ++i)
+    {
+        d.order[i] = static_cast<uint32_t>(i);
+    }
+    torch::manual_seed(initSeed);
+    d.model = MakeModel(
+        config.model, d.train->channels, d.train->height, d.train->width, d.train->numClasses);
+    d.parameters = d.model->parameters();
+    for (const auto& p : d.parameters)
+    {
+        d.numParameters += static_cast<size_t>(p.numel());
+    }
+    d.optimizer = std::make_unique<torch::optim::SGD>(d.parameters,
+                                                      torch::optim::SGDOptions(config.lr)
+                                                          .momentum(config.momentum)
+                                                          .weight_decay(config.weightDecay));
+    d.trainFlopsPerSample
+        = 3.0 * ForwardFlopsPerSample(d.model, d.train->channels, d.train->height, d.train->width);
+}
+
+Learner::~Learner() = default;
+
+double
+Learner::Train()
+{
+    Impl& d = *m_impl;
+    d.model->train();
+    double lossSum = 0.0;
+    for (uint32_t step = 0; step < d.config.localSteps; ++step)
+    {
+        d.DrawBatch();
+        const int64_t b = static_cast<int64_t>(d.batchLabels.size());
+        torch::Tensor images = torch::from_blob(d.batchImages.data(), d.Shape(b), torch::kFloat32);
+        torch::Tensor labels = torch::from_blob(d.batchLabels.data(), {b}, torch::kInt64);
+        d.optimizer->zero_grad();
+        torch::Tensor loss = torch::nn::functional::cross_entropy(d.model->forward(images), labels);
+        loss.backward();
+        d.optimizer->step();
+        lossSum += loss.item<double>();
+    }
+    return lossSum / d.config.localSteps;
+}
+
+size_t
+Learner::NumParameters() const
+{
+    return m_impl->numParameters;
+}
+
+std::vector<float>
+Learner::GetParameters() const
+{
+    std::vector<float> flat(m_impl->numParameters);
+    size_t offset = 0;
+    for (const auto& p : m_impl->parameters)
+    {
+        torch::Tensor c = p.detach().contiguous();
+        std::copy_n(c.data_ptr<float>(), c.numel(), flat.data() + offset);
+        offset += static_cast<size_t>(c.numel());
+    }
+    return flat;
+}
+
+void
+Learner::SetParameters(const std::vector<float>& flat)
+{
+    if (flat.size() != m_impl->numParameters)
+    {
+        throw std::invalid_argument("SetParameters: got " + std::to_string(flat.size())
+                                    + " values for a model of "
+                                    + std::to_string(m_impl->numParameters) + " parameters");
+    }
+    torch::NoGradGuard noGrad;
+    size_t offset = 0;
+    for (auto& p : m_impl->parameters)
+    {
+        // from_blob needs a mutable pointer but copy_ only reads from it.
+        torch::Tensor source = torch::from_blob(
+            const_cast<float*>(flat.data() + offset), p.sizes(), torch::kFloat32);
+        p.copy_(source);
+        offset += static_cast<size_t>(p.numel());
+    }
+}
+
+EvalResult
+Learner::Evaluate(const Dataset& test, size_t maxSamples) const
+{
+    Impl& d = *m_impl; // evaluation switches the model's mode, not its parameters
+    torch::NoGradGuard noGrad;
+    d.model->eval();
+    size_t n = maxSamples == 0 ? test.Size() : std::min(maxSamples, test.Size());
+    const size_t chunk = 16; // small chunks: conv intermediates of big ones cost more in page
+                             // faults than they save
+    size_t correct = 0;
+    double lossSum = 0.0;
+    std::vector<int64_t> labels;
+    for (size_t begin = 0; begin < n; begin += chunk)
+    {
+        int64_t b = static_cast<int64_t>(std::min(chunk, n - begin));
+        torch::Tensor images = torch::from_blob(const_cast<float*>(test.Sample(begin)),
+                                                {b, test.channels, test.height, test.width},
+                                                torch::kFloat32);
+        labels.assign(test.labels.begin() + begin, test.labels.begin() + begin + b);
+        torch::Tensor target = torch::from_blob(labels.data(), {b}, torch::kInt64);
+        torch::Tensor logits = d.model->forward(images);
+        lossSum += torch::nn::functional::cross_entropy(
+                       logits,
+                       target,
+                       torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
+                       .item<double>();
+        correct += static_cast<size_t>(logits.argmax(1).eq(target).sum().item<int64_t>());
+    }
+    EvalResult result;
+    result.samples = static_cast<uint32_t>(n);
+    result.accuracy = n ? static_cast<double>(correct) / n : 0.0;
+    result.loss = n ? lossSum / n : 0.0;
+    return result;
+}
+
+double
+Learner::TrainFlopsPerSample() const
+{
+    return m_impl->trainFlopsPerSample;
+}
+
+size_t
+Learner::PartitionSize() const
+{
+    return m_impl->partition.size();
+}
+
+const TrainingConfig&
+Learner::Config() const
+{
+    return m_impl->config;
+}
+
+void
+UseSingleThreadedTorch()
+{
+    torch::set_num_threads(1);
+}
+
+} // namespace ns3

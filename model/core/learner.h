@@ -1,0 +1,93 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * One node's learner: a LibTorch model, its optimiser and its share of the data.
+ */
+#ifndef DLSIM_LEARNER_H
+#define DLSIM_LEARNER_H
+
+#include "dataset.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// How a learner trains.
+struct TrainingConfig
+{
+    std::string model = "gn-lenet";
+    double lr = 0.01;
+    double momentum = 0.0;
+    double weightDecay = 0.0;
+    uint32_t batchSize = 8;
+    uint32_t localSteps = 3;
+};
+
+/// Test accuracy (fraction in [0, 1]) and mean cross-entropy loss.
+struct EvalResult
+{
+    double accuracy = 0.0;
+    double loss = 0.0;
+    uint32_t samples = 0;
+};
+
+/**
+ * Trains a real LibTorch model with SGD on mini-batches drawn afresh every round from the node's
+ * partition, and exposes the parameters as one float32 vector in registration order (the form
+ * the sharing algorithms work on). The header is free of torch so that the rest of the code
+ * compiles fast; the model lives behind a pointer to an implementation.
+ */
+class Learner
+{
+  public:
+    /**
+     * \param initSeed seeds torch's generator right before the model is built: learners given
+     *        the same seed start from the same model.
+     * \param sampleSeed seeds this learner's mini-batch sampling.
+     */
+    Learner(const TrainingConfig& config,
+            std::shared_ptr<const Dataset> train,
+            std::vector<uint32_t> partition,
+            uint64_t initSeed,
+            uint64_t sampleSeed);
+    ~Learner();
+    Learner(const Learner&) = delete;
+    Learner& operator=(const Learner&) = delete;
+
+    /// Run `localSteps` SGD steps; returns the mean training loss over them.
+    double Train();
+
+    size_t NumParameters() const;
+    std::vector<float> GetParameters() const;
+    /// Overwrite the parameters in place (the optimiser's momentum buffers persist).
+    void SetParameters(const std::vector<float>& flat);
+
+    /// Evaluate on the first `maxSamples` samples of `test` (0: all of them).
+    EvalResult Evaluate(const Dataset& test, size_t maxSamples) const;
+
+    /// Floating point operations of one training sample: forward plus backward (2x forward).
+    double TrainFlopsPerSample() const;
+    size_t PartitionSize() const;
+    const TrainingConfig& Config() const;
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+/// The names accepted by the `model` key (see MakeModel in nn-models.h).
+std::vector<std::string> KnownModels();
+
+/**
+ * Make every torch call of this process single-threaded. Results then do not depend on the
+ * thread count, and sweeps can run one process per core. Call once before creating learners.
+ */
+void UseSingleThreadedTorch();
+
+} // namespace ns3
+
+#endif // DLSIM_LEARNER_H

@@ -1,0 +1,39 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * The LibTorch models a learner can train. Include only from translation units that need torch.
+ */
+#ifndef DLSIM_NN_MODELS_H
+#define DLSIM_NN_MODELS_H
+
+#include <string>
+#include <torch/nn.h>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * Build a model for inputs of shape channels x height x width and `classes` outputs:
+ * - "logistic": a single linear layer;
+ * - "mlp": linear(in, 128), ReLU, linear(128, classes);
+ * - "gn-lenet": the GN-LeNet of the JWINS paper for 1x28x28: three times conv 5x5 (32, 32, 64
+ *   channels, padding 2), GroupNorm(2), max-pool 2, ReLU; then linear(64*3*3 = 576, classes).
+ * Parameters are initialised from torch's global generator: seed it first.
+ * Throws std::invalid_argument for an unknown name or a shape the model cannot take.
+ */
+torch::nn::Sequential MakeModel(
+    const std::string& name, int64_t channels, int64_t height, int64_t width, int64_t classes);
+
+/**
+ * Forward-pass floating point operations for one sample: 2 per multiply-accumulate of every
+ * convolution and linear layer, plus one per output element of the other layers.
+ */
+double ForwardFlopsPerSample(torch::nn::Sequential& model,
+                             int64_t channels,
+                             int64_t height,
+                             int64_t width);
+
+} // namespace ns3
+
+#endif // DLSIM_NN_MODELS_H

@@ -1,0 +1,161 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "partitioner.h"
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <string>
+
+namespace ns3
+{
+
+namespace
+{
+
+void
+CheckNodes(const Dataset& data, uint32_t nodes)
+{
+    if (nodes == 0)
+    {
+        throw DatasetError("cannot partition a dataset over 0 nodes");
+    }
+    if (data.Size() < nodes)
+    {
+        throw DatasetError("dataset " + data.name + " has " + std::to_string(data.Size())
+                           + " samples, fewer than the " + std::to_string(nodes) + " nodes");
+    }
+}
+
+std::vector<uint32_t>
+AllIndices(const Dataset& data)
+{
+    std::vector<uint32_t> all(data.Size());
+    std::iota(all.begin(), all.end(), 0u);
+    return all;
+}
+
+/// Fisher-Yates with our own draws: std::shuffle's use of the engine is implementation-defined.
+void
+Shuffle(std::vector<uint32_t>& v, std::mt19937_64& rng)
+{
+    for (size_t i = v.size(); i > 1; --i)
+    {
+        size_t j = rng() % i;
+        std::swap(v[i - 1], v[j]);
+    }
+}
+
+/// Deal `items` into `parts` contiguous runs whose sizes differ by at most one.
+Partition
+DealContiguous(const std::vector<uint32_t>& items, uint32_t parts)
+{
+    Partition result(parts);
+    size_t n = items.size();
+    for (uint32_t p = 0; p < parts; ++p)
+    {
+        size_t begin = n * p / parts;
+        size_t end = n * (p + 1) / parts;
+        result[p].assign(items.begin() + begin, items.begin() + end);
+    }
+    return result;
+}
+
+} // namespace
+
+Partition
+PartitionIid(const Dataset& data, uint32_t nodes, uint64_t seed)
+{
+    CheckNodes(data, nodes);
+    std::mt19937_64 rng(seed);
+    std::vector<uint32_t> all = AllIndices(data);
+    Shuffle(all, rng);
+    return DealContiguous(all, nodes);
+}
+
+Partition
+PartitionShards(const Dataset& data, uint32_t nodes, uint32_t shardsPerNode, uint64_t seed)
+{
+    CheckNodes(data, nodes);
+    if (shardsPerNode == 0 || data.Size() < static_cast<size_t>(nodes) * shardsPerNode)
+    {
+        throw DatasetError("partition.shards must be at least 1 and nodes * shards at most the "
+                           + std::to_string(data.Size()) + " training samples");
+    }
+    std::vector<uint32_t> sorted = AllIndices(data);
+    std::stable_sort(sorted.begin(),
+                     sorted.end(),
+                     [&data](uint32_t a, uint32_t b) { return data.labels[a] < data.labels[b]; });
+    Partition shards = DealContiguous(sorted, nodes * shardsPerNode);
+    std::vector<uint32_t> order(shards.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::mt19937_64 rng(seed);
+    Shuffle(order, rng);
+    Partition result(nodes);
+    for (uint32_t node = 0; node < nodes; ++node)
+    {
+        for (uint32_t s = 0; s < shardsPerNode; ++s)
+        {
+            const auto& shard = shards[order[node * shardsPerNode + s]];
+            result[node].insert(result[node].end(), shard.begin(), shard.end());
+        }
+    }
+    return result;
+}
+
+Partition
+PartitionDirichlet(const Dataset& data, uint32_t nodes, double alpha, uint64_t seed)
+{
+    CheckNodes(data, nodes);
+    if (!(alpha > 0.0))
+    {
+        throw DatasetError("partition.alpha must be positive, got " + std::to_string(alpha));
+    }
+    std::mt19937_64 rng(seed);
+    std::vector<std::vector<uint32_t>> byClass(data.numClasses);
+    for (uint32_t i = 0; i < data.Size(); ++i)
+    {
+        byClass[data.labels[i]].push_back(i);
+    }
+    Partition result(nodes);
+    std::gamma_distribution<double> gamma(alpha, 1.0);
+    for (auto& members : byClass)
+    {
+        Shuffle(members, rng);
+        std::vector<double> share(nodes);
+        double total = 0.0;
+        for (double& s : share)
+        {
+            s = gamma(rng);
+            total += s;
+        }
+        // Cumulative cut points; the last node takes the rounding remainder.
+        double cumulative = 0.0;
+        size_t begin = 0;
+        for (uint32_t node = 0; node < nodes; ++node)
+        {
+            cumulative += share[node];
+            size_t end = node + 1 == nodes
+                             ? members.size()
+                             : static_cast<size_t>(members.size()
+                                                   * (total > 0 ? cumulative / total : 0.0));
+            end = std::max(begin, std::min(end, members.size()));
+            result[node].insert(result[node].end(), members.begin() + begin, members.begin() + end);
+            begin = end;
+        }
+    }
+    for (uint32_t node = 0; node < nodes; ++node)
+    {
+        if (result[node].empty())
+        {
+            throw DatasetError("Dirichlet partition with partition.alpha = " + std::to_string(alpha)
+                               + " left node " + std::to_string(node)
+                               + " without samples; use a larger alpha or fewer nodes");
+        }
+        std::sort(result[node].begin(), result[node].end());
+    }
+    return result;
+}
+
+} // namespace ns3

@@ -1,0 +1,36 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * A generated classification dataset for tests and quick runs: no files needed.
+ */
+#ifndef DLSIM_SYNTHETIC_DATASET_H
+#define DLSIM_SYNTHETIC_DATASET_H
+
+#include "dataset.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/// Parameters of the generated dataset.
+struct SyntheticSpec
+{
+    uint32_t trainSamples = 4000;
+    uint32_t testSamples = 1000;
+    uint32_t numClasses = 10;
+    uint32_t side = 28; ///< images are 1 x side x side, so every model accepts them
+    float noise = 1.0f; ///< standard deviation of the per-pixel noise around the class prototype
+    uint64_t seed = 1;
+};
+
+/**
+ * Gaussian clusters: each class has a random prototype image (standard normal pixels) and a
+ * sample is its prototype plus independent N(0, noise^2) pixels. Classes are balanced and
+ * interleaved (sample i has label i mod numClasses). Deterministic for a seed.
+ */
+DatasetSplit MakeSyntheticDataset(const SyntheticSpec& spec);
+
+} // namespace ns3
+
+#endif // DLSIM_SYNTHETIC_DATASET_H

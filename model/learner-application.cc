@@ -1,0 +1,514 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "learner-application.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/tcp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+#include <ctime>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("DlsimLearnerApplication");
+
+NS_OBJECT_ENSURE_REGISTERED(LearnerApplication);
+
+TypeId
+LearnerApplication::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::LearnerApplication")
+              .SetParent<Application>()
+              .SetGroupName("Dlsim")
+              .AddConstructor<LearnerApplication>()
+              .AddAttribute("LearnerId",
+                            "The learner's index in the overlay (0..n-1).",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&LearnerApplication::m_learnerId),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("Rounds",
+                            "Number of synchronous rounds to run.",
+                            UintegerValue(10),
+                            MakeUintegerAccessor(&LearnerApplication::m_rounds),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("Port",
+                            "TCP port every learner listens on.",
+                            UintegerValue(9000),
+                            MakeUintegerAccessor(&LearnerApplication::m_port),
+                            MakeUintegerChecker<uint16_t>(1))
+              .AddAttribute("EvalEvery",
+                            "Evaluate after every this many rounds (and after the last round).",
+                            UintegerValue(10),
+                            MakeUintegerAccessor(&LearnerApplication::m_evalEvery),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("EvalSamples",
+                            "Test samples to evaluate on (the first ones of the test set); 0: all.",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&LearnerApplication::m_evalSamples),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("Evaluate",
+                            "Whether this learner evaluates its model at all.",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&LearnerApplication::m_evaluate),
+                            MakeBooleanChecker())
+              .AddAttribute("ComputeTime",
+                            "Simulated duration of one round of local training.",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&LearnerApplication::m_computeTime),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("MeasuredComputeScale",
+                            "If > 0, charge the host CPU time of the real training times this "
+                            "factor instead of ComputeTime (not reproducible).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&LearnerApplication::m_measuredComputeScale),
+                            MakeDoubleChecker<double>(0.0))
+              .AddAttribute("TcpSegmentSize",
+                            "TCP maximum segment size in bytes (1448 fills a 1500-byte MTU with "
+                            "timestamps on).",
+                            UintegerValue(1448),
+                            MakeUintegerAccessor(&LearnerApplication::m_segmentSize),
+                            MakeUintegerChecker<uint32_t>(64))
+              .AddAttribute("TcpBufferSize",
+                            "TCP send and receive buffer size in bytes.",
+                            UintegerValue(4 << 20),
+                            MakeUintegerAccessor(&LearnerApplication::m_socketBufferSize),
+                            MakeUintegerChecker<uint32_t>(1024))
+              .AddAttribute("TcpInitialCwnd",
+                            "TCP initial congestion window in segments.",
+                            UintegerValue(10),
+                            MakeUintegerAccessor(&LearnerApplication::m_initialCwnd),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("MaxPayloadBytes",
+                            "Largest payload a received header may announce; larger is an error.",
+                            UintegerValue(uint64_t(1) << 32),
+                            MakeUintegerAccessor(&LearnerApplication::m_maxPayloadBytes),
+                            MakeUintegerChecker<uint64_t>())
+              .AddTraceSource("RoundCompleted",
+                              "A round ended: the model was aggregated.",
+                              MakeTraceSourceAccessor(&LearnerApplication::m_roundCompletedTrace),
+                              "ns3::LearnerApplication::RoundCompletedCallback")
+              .AddTraceSource("MessageSent",
+                              "A message was handed to TCP for one out-neighbour.",
+                              MakeTraceSourceAccessor(&LearnerApplication::m_messageSentTrace),
+                              "ns3::LearnerApplication::MessageCallback")
+              .AddTraceSource("MessageReceived",
+                              "A message from an in-neighbour was fully received.",
+                              MakeTraceSourceAccessor(&LearnerApplication::m_messageReceivedTrace),
+                              "ns3::LearnerApplication::MessageCallback")
+              .AddTraceSource("Evaluated",
+                              "The model was evaluated on the test set.",
+                              MakeTraceSourceAccessor(&LearnerApplication::m_evaluatedTrace),
+                              "ns3::LearnerApplication::EvaluatedCallback");
+    return tid;
+}
+
+LearnerApplication::LearnerApplication()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+LearnerApplication::~LearnerApplication()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+LearnerApplication::Setup(std::unique_ptr<Learner> learner,
+                          std::unique_ptr<SharingAlgorithm> algorithm,
+                          std::shared_ptr<const Dataset> testSet)
+{
+    m_learner = std::move(learner);
+    m_algorithm = std::move(algorithm);
+    m_testSet = std::move(testSet);
+}
+
+void
+LearnerApplication::SetPeers(std::vector<Peer> outPeers, std::vector<uint32_t> inPeers)
+{
+    m_outPeers = std::move(outPeers);
+    m_inPeers = std::move(inPeers);
+}
+
+Learner&
+LearnerApplication::GetLearner()
+{
+    NS_ABORT_MSG_UNLESS(m_learner, "LearnerApplication has no learner: call Setup first");
+    return *m_learner;
+}
+
+uint32_t
+LearnerApplication::GetLearnerId() const
+{
+    return m_learnerId;
+}
+
+uint32_t
+LearnerApplication::GetCompletedRounds() const
+{
+    return m_round == 0 ? 0 : m_round - 1;
+}
+
+bool
+LearnerApplication::IsFinished() const
+{
+    return m_finished;
+}
+
+void
+LearnerApplication::DoDispose()
+{
+    m_listener = nullptr;
+    m_out.clear();
+    m_in.clear();
+    m_learner.reset();
+    m_algorithm.reset();
+    Application::DoDispose();
+}
+
+Ptr<Socket>
+LearnerApplication::CreateTcpSocket()
+{
+    Ptr<Socket> socket = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
+    socket->SetAttribute("SegmentSize", UintegerValue(m_segmentSize));
+    socket->SetAttribute("SndBufSize", UintegerValue(m_socketBufferSize));
+    socket->SetAttribute("RcvBufSize", UintegerValue(m_socketBufferSize));
+    socket->SetAttribute("InitialCwnd", UintegerValue(m_initialCwnd));
+    return socket;
+}
+
+void
+LearnerApplication::StartApplication()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_UNLESS(m_learner && m_algorithm,
+                        "LearnerApplication " << m_learnerId << " started without Setup()");
+    SharingContext context;
+    context.self = m_learnerId;
+    context.outDegree = static_cast<uint32_t>(m_outPeers.size());
+    context.inDegree = static_cast<uint32_t>(m_inPeers.size());
+    m_algorithm->Initialize(m_learner->GetParameters(), context);
+
+    // Accepted sockets inherit the listener's TCP attributes.
+    m_listener = CreateTcpSocket();
+    if (m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0
+        || m_listener->Listen() != 0)
+    {
+        NS_FATAL_ERROR("learner " << m_learnerId << " cannot listen on port " << m_port);
+    }
+    m_listener->SetAcceptCallback(MakeCallback(&LearnerApplication::AcceptRequest, this),
+                                  MakeCallback(&LearnerApplication::NewConnection, this));
+
+    for (const Peer& peer : m_outPeers)
+    {
+        OutConnection connection;
+        connection.peer = peer;
+        connection.socket = CreateTcpSocket();
+        connection.socket->Bind();
+        connection.socket->SetConnectCallback(
+            MakeCallback(&LearnerApplication::ConnectionSucceeded, this),
+            MakeCallback(&LearnerApplication::ConnectionFailed, this));
+        connection.socket->SetSendCallback(
+            MakeCallback(&LearnerApplication::HandleSendSpace, this));
+        connection.socket->Connect(InetSocketAddress(peer.address, m_port));
+        m_out.push_back(connection);
+    }
+    m_round = 1;
+    Evaluate(0); // the initial model
+    StartRound();
+}
+
+void
+LearnerApplication::StopApplication()
+{
+    NS_LOG_FUNCTION(this);
+    Simulator::Cancel(m_trainingEvent);
+    for (auto& connection : m_out)
+    {
+        connection.socket->Close();
+    }
+    for (auto& [socket, reassembler] : m_in)
+    {
+        socket->Close();
+    }
+    if (m_listener)
+    {
+        m_listener->Close();
+    }
+}
+
+LearnerApplication::OutConnection&
+LearnerApplication::FindConnection(Ptr<Socket> socket)
+{
+    for (auto& connection : m_out)
+    {
+        if (connection.socket == socket)
+        {
+            return connection;
+        }
+    }
+    NS_FATAL_ERROR("learner " << m_learnerId << ": callback for an unknown socket");
+}
+
+void
+LearnerApplication::ConnectionSucceeded(Ptr<Socket> socket)
+{
+    OutConnection& connection = FindConnection(socket);
+    NS_LOG_INFO("learner " << m_learnerId << " connected to " << connection.peer.id);
+    connection.connected = true;
+    PushBytes(connection);
+}
+
+void
+LearnerApplication::ConnectionFailed(Ptr<Socket> socket)
+{
+    OutConnection& connection = FindConnection(socket);
+    NS_FATAL_ERROR("learner " << m_learnerId << " could not connect to learner "
+                              << connection.peer.id << " at " << connection.peer.address);
+}
+
+bool
+LearnerApplication::AcceptRequest(Ptr<Socket> /* socket */, const Address& /* from */)
+{
+    return true;
+}
+
+void
+LearnerApplication::NewConnection(Ptr<Socket> socket, const Address& /* from */)
+{
+    m_in.emplace(socket, MessageReassembler(m_maxPayloadBytes));
+    socket->SetRecvCallback(MakeCallback(&LearnerApplication::HandleRead, this));
+}
+
+void
+LearnerApplication::HandleSendSpace(Ptr<Socket> socket, uint32_t /* available */)
+{
+    OutConnection& connection = FindConnection(socket);
+    if (connection.connected)
+    {
+        PushBytes(connection);
+    }
+}
+
+void
+LearnerApplication::PushBytes(OutConnection& connection)
+{
+    while (connection.connected && !connection.queue.empty())
+    {
+        const std::vector<uint8_t>& bytes = *connection.queue.front();
+        uint32_t room = connection.socket->GetTxAvailable();
+        if (room == 0)
+        {
+            return; // HandleSendSpace resumes when TCP has freed buffer space
+        }
+        uint32_t chunk
+            = static_cast<uint32_t>(std::min<size_t>(room, bytes.size() - connection.offset));
+        Ptr<Packet> packet = Create<Packet>(bytes.data() + connection.offset, chunk);
+        int sent = connection.socket->Send(packet);
+        if (sent <= 0)
+        {
+            return;
+        }
+        connection.offset += static_cast<size_t>(sent);
+        if (connection.offset == bytes.size())
+        {
+            connection.queue.pop_front();
+            connection.offset = 0;
+        }
+    }
+}
+
+void
+LearnerApplication::HandleRead(Ptr<Socket> socket)
+{
+    auto it = m_in.find(socket);
+    NS_ABORT_MSG_IF(it == m_in.end(), "data on an unknown socket");
+    MessageReassembler& reassembler = it->second;
+    std::vector<uint8_t> buffer;
+    Ptr<Packet> packet;
+    while ((packet = socket->Recv()))
+    {
+        if (packet->GetSize() == 0)
+        {
+            break;
+        }
+        buffer.resize(packet->GetSize());
+        packet->CopyData(buffer.data(), buffer.size());
+        reassembler.Feed(buffer.data(), buffer.size());
+        while (reassembler.HasMessage())
+        {
+            DeliverMessage(reassembler.Pop());
+        }
+    }
+}
+
+void
+LearnerApplication::DeliverMessage(Message message)
+{
+    const MessageHeader& h = message.header;
+    if (!std::binary_search(m_inPeers.begin(), m_inPeers.end(), h.sender))
+    {
+        NS_FATAL_ERROR("learner " << m_learnerId << " got a message from " << h.sender
+                                  << ", which is not an in-neighbour");
+    }
+    if (h.round < m_round || h.round > m_rounds)
+    {
+        NS_FATAL_ERROR("learner " << m_learnerId << " in round " << m_round
+                                  << " got a message of round " << h.round << " from " << h.sender);
+    }
+    MessageReport report;
+    report.sender = h.sender;
+    report.receiver = m_learnerId;
+    report.round = h.round;
+    report.totalBytes = MessageHeader::kSize + message.payload.size();
+    report.time = Simulator::Now();
+    m_messageReceivedTrace(report);
+    auto& slot = m_inbox[h.round];
+    if (!slot.emplace(h.sender, std::move(message)).second)
+    {
+        NS_FATAL_ERROR("learner " << m_learnerId << " got two messages of round " << h.round
+                                  << " from " << h.sender);
+    }
+    TryAggregate();
+}
+
+void
+LearnerApplication::StartRound()
+{
+    NS_LOG_FUNCTION(this << m_round);
+    m_trained = false;
+    m_roundValueBytes = 0;
+    m_roundMetadataBytes = 0;
+    // The real training runs now; its results become visible after the simulated compute time.
+    std::clock_t cpuStart = std::clock();
+    double loss = m_learner->Train();
+    Time computeTime = m_computeTime;
+    if (m_measuredComputeScale > 0.0)
+    {
+        double cpuSeconds = static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC;
+        computeTime = Seconds(cpuSeconds * m_measuredComputeScale);
+    }
+    m_trainingEvent = Simulator::Schedule(
+        computeTime, &LearnerApplication::FinishTraining, this, loss, computeTime);
+}
+
+void
+LearnerApplication::FinishTraining(double trainLoss, Time computeTime)
+{
+    m_trainedModel = m_learner->GetParameters();
+    m_trainLoss = trainLoss;
+    m_roundComputeTime = computeTime;
+    EncodedPayload payload = m_algorithm->Encode(m_round, m_trainedModel);
+    MessageHeader header;
+    header.sender = m_learnerId;
+    header.round = m_round;
+    header.senderDegree = static_cast<uint32_t>(m_outPeers.size());
+    // One buffer shared by every connection: the bytes are the same for all neighbours.
+    auto framed = std::make_shared<const std::vector<uint8_t>>(FrameMessage(header, payload.bytes));
+    for (auto& connection : m_out)
+    {
+        connection.queue.push_back(framed);
+        m_roundValueBytes += payload.valueBytes;
+        m_roundMetadataBytes += framed->size() - payload.valueBytes;
+        MessageReport report;
+        report.sender = m_learnerId;
+        report.receiver = connection.peer.id;
+        report.round = m_round;
+        report.valueBytes = payload.valueBytes;
+        report.totalBytes = framed->size();
+        report.time = Simulator::Now();
+        m_messageSentTrace(report);
+        PushBytes(connection);
+    }
+    m_totalValueBytes += m_roundValueBytes;
+    m_totalMetadataBytes += m_roundMetadataBytes;
+    m_trained = true;
+    TryAggregate();
+}
+
+void
+LearnerApplication::TryAggregate()
+{
+    if (!m_trained || m_finished)
+    {
+        return;
+    }
+    auto slot = m_inbox.find(m_round);
+    size_t have = slot == m_inbox.end() ? 0 : slot->second.size();
+    if (have < m_inPeers.size())
+    {
+        return;
+    }
+    std::vector<ReceivedPayload> received;
+    if (slot != m_inbox.end())
+    {
+        for (const auto& [sender, message] : slot->second)
+        {
+            ReceivedPayload r;
+            r.sender = sender;
+            r.senderDegree = message.header.senderDegree;
+            r.data = message.payload.data();
+            r.size = message.payload.size();
+            received.push_back(r);
+        }
+    }
+    std::vector<float> next = m_algorithm->Aggregate(m_round, m_trainedModel, received);
+    m_learner->SetParameters(next);
+    if (slot != m_inbox.end())
+    {
+        m_inbox.erase(slot);
+    }
+
+    RoundReport report;
+    report.learner = m_learnerId;
+    report.round = m_round;
+    report.time = Simulator::Now();
+    report.computeTime = m_roundComputeTime;
+    report.trainLoss = m_trainLoss;
+    report.valueBytes = m_roundValueBytes;
+    report.metadataBytes = m_roundMetadataBytes;
+    report.totalValueBytes = m_totalValueBytes;
+    report.totalMetadataBytes = m_totalMetadataBytes;
+    m_roundCompletedTrace(report);
+
+    if (m_round % m_evalEvery == 0 || m_round == m_rounds)
+    {
+        Evaluate(m_round);
+    }
+    m_trained = false;
+    if (m_round == m_rounds)
+    {
+        m_finished = true;
+        ++m_round;
+        return;
+    }
+    ++m_round;
+    // A fresh event rather than a direct call keeps the stack flat and lets same-time events run.
+    m_trainingEvent = Simulator::ScheduleNow(&LearnerApplication::StartRound, this);
+}
+
+void
+LearnerApplication::Evaluate(uint32_t round)
+{
+    if (!m_evaluate || !m_testSet)
+    {
+        return;
+    }
+    EvalResult result = m_learner->Evaluate(*m_testSet, m_evalSamples);
+    EvalReport report;
+    report.learner = m_learnerId;
+    report.round = round;
+    report.time = Simulator::Now();
+    report.accuracy = result.accuracy;
+    report.loss = result.loss;
+    m_evaluatedTrace(report);
+}
+
+} // namespace ns3

@@ -1,0 +1,181 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * The ns-3 Application that runs one learner on one simulated host.
+ */
+#ifndef DLSIM_LEARNER_APPLICATION_H
+#define DLSIM_LEARNER_APPLICATION_H
+
+#include "dataset.h"
+#include "learner.h"
+#include "message-framing.h"
+#include "ns3/application.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
+#include "ns3/socket.h"
+#include "ns3/traced-callback.h"
+#include "sharing-algorithm.h"
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+
+/// Reported when a learner completes a round (after aggregation).
+struct RoundReport
+{
+    uint32_t learner = 0;
+    uint32_t round = 0;           ///< rounds are numbered from 1
+    Time time;                    ///< simulated time at the end of the round
+    Time computeTime;             ///< simulated time charged for local training
+    double trainLoss = 0.0;       ///< mean loss of this round's local steps
+    uint64_t valueBytes = 0;      ///< model value bytes this node sent in this round
+    uint64_t metadataBytes = 0;   ///< header, index and other non-value bytes sent in this round
+    uint64_t totalValueBytes = 0; ///< cumulative value bytes since the start
+    uint64_t totalMetadataBytes = 0;
+};
+
+/// Reported for every message sent (handed to TCP) or received (fully reassembled).
+struct MessageReport
+{
+    uint32_t sender = 0;
+    uint32_t receiver = 0;
+    uint32_t round = 0;
+    uint64_t valueBytes = 0; ///< known to the sender only (0 on receipt)
+    uint64_t totalBytes = 0; ///< header plus payload
+    Time time;
+};
+
+/// Reported after an evaluation (at round 0 for the initial model, then every EvalEvery rounds).
+struct EvalReport
+{
+    uint32_t learner = 0;
+    uint32_t round = 0;
+    Time time;
+    double accuracy = 0.0;
+    double loss = 0.0;
+};
+
+/**
+ * Runs synchronous rounds on one host: train (charged as simulated compute time), encode the
+ * sharing algorithm's payload and send it over TCP to every out-neighbour, wait for the
+ * round's message of every in-neighbour (later rounds' messages are buffered), let the
+ * algorithm decode and aggregate the bytes that actually arrived, then start the next round.
+ *
+ * The application opens its sockets in StartApplication: one listening socket for incoming
+ * connections, and one connection to each out-neighbour for outgoing messages. Evaluation costs
+ * no simulated time.
+ */
+class LearnerApplication : public Application
+{
+  public:
+    static TypeId GetTypeId();
+
+    LearnerApplication();
+    ~LearnerApplication() override;
+
+    /// Where to reach a neighbour: its id and its address on the link between the two hosts.
+    struct Peer
+    {
+        uint32_t id = 0;
+        Ipv4Address address;
+    };
+
+    /// Give the application its learner and algorithm (before the simulation starts).
+    void Setup(std::unique_ptr<Learner> learner,
+               std::unique_ptr<SharingAlgorithm> algorithm,
+               std::shared_ptr<const Dataset> testSet);
+    void SetPeers(std::vector<Peer> outPeers, std::vector<uint32_t> inPeers);
+
+    Learner& GetLearner();
+    uint32_t GetLearnerId() const;
+    /// Rounds completed so far.
+    uint32_t GetCompletedRounds() const;
+    bool IsFinished() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void StartApplication() override;
+    void StopApplication() override;
+
+    /// One outgoing TCP connection and the bytes still to hand to it.
+    struct OutConnection
+    {
+        Peer peer;
+        Ptr<Socket> socket;
+        bool connected = false;
+        std::deque<std::shared_ptr<const std::vector<uint8_t>>> queue;
+        size_t offset = 0; ///< bytes of queue.front() already handed to TCP
+    };
+
+    Ptr<Socket> CreateTcpSocket();
+    void ConnectionSucceeded(Ptr<Socket> socket);
+    void ConnectionFailed(Ptr<Socket> socket);
+    bool AcceptRequest(Ptr<Socket> socket, const Address& from);
+    void NewConnection(Ptr<Socket> socket, const Address& from);
+    void HandleRead(Ptr<Socket> socket);
+    void HandleSendSpace(Ptr<Socket> socket, uint32_t available);
+    void PushBytes(OutConnection& connection);
+    OutConnection& FindConnection(Ptr<Socket> socket);
+
+    void StartRound();
+    void FinishTraining(double trainLoss, Time computeTime);
+    void DeliverMessage(Message message);
+    void TryAggregate();
+    void Evaluate(uint32_t round);
+
+    // Attributes
+    uint32_t m_learnerId;
+    uint32_t m_rounds;
+    uint16_t m_port;
+    uint32_t m_evalEvery;
+    uint32_t m_evalSamples;
+    bool m_evaluate;
+    Time m_computeTime;
+    double m_measuredComputeScale;
+    uint32_t m_segmentSize;
+    uint32_t m_socketBufferSize;
+    uint32_t m_initialCwnd;
+    uint64_t m_maxPayloadBytes;
+
+    // Learning state
+    std::unique_ptr<Learner> m_learner;
+    std::unique_ptr<SharingAlgorithm> m_algorithm;
+    std::shared_ptr<const Dataset> m_testSet;
+    std::vector<Peer> m_outPeers;
+    std::vector<uint32_t> m_inPeers;
+    uint32_t m_round = 0; ///< the round in progress, from 1
+    bool m_trained = false;
+    bool m_finished = false;
+    std::vector<float> m_trainedModel;
+    double m_trainLoss = 0.0;
+    Time m_roundComputeTime;
+    /// Messages received, by round and then by sender (so aggregation order is fixed).
+    std::map<uint32_t, std::map<uint32_t, Message>> m_inbox;
+
+    // Byte accounting
+    uint64_t m_roundValueBytes = 0;
+    uint64_t m_roundMetadataBytes = 0;
+    uint64_t m_totalValueBytes = 0;
+    uint64_t m_totalMetadataBytes = 0;
+
+    // Sockets
+    Ptr<Socket> m_listener;
+    std::vector<OutConnection> m_out;
+    std::map<Ptr<Socket>, MessageReassembler> m_in;
+    EventId m_trainingEvent;
+
+    TracedCallback<const RoundReport&> m_roundCompletedTrace;
+    TracedCallback<const MessageReport&> m_messageSentTrace;
+    TracedCallback<const MessageReport&> m_messageReceivedTrace;
+    TracedCallback<const EvalReport&> m_evaluatedTrace;
+};
+
+} // namespace ns3
+
+#endif // DLSIM_LEARNER_APPLICATION_H

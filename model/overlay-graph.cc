@@ -1,0 +1,360 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "overlay-graph.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace ns3
+{
+
+OverlayGraph::OverlayGraph(uint32_t nodes, bool directed)
+    : m_nodes(nodes), m_directed(directed), m_out(nodes), m_in(nodes)
+{}
+
+void
+OverlayGraph::InsertSorted(std::vector<uint32_t>& list, uint32_t value)
+{
+    list.insert(std::lower_bound(list.begin(), list.end(), value), value);
+}
+
+void
+OverlayGraph::AddEdge(uint32_t u, uint32_t v)
+{
+    if (u >= m_nodes || v >= m_nodes)
+    {
+        throw TopologyError("edge " + std::to_string(u) + "-" + std::to_string(v)
+                            + " names a node outside 0.." + std::to_string(m_nodes - 1));
+    }
+    if (u == v)
+    {
+        throw TopologyError("self-loop at node " + std::to_string(u));
+    }
+    if (!m_directed && u > v)
+    {
+        std::swap(u, v);
+    }
+    if (HasEdge(u, v))
+    {
+        throw TopologyError("duplicate edge " + std::to_string(u) + "-" + std::to_string(v));
+    }
+    m_edges.emplace_back(u, v);
+    InsertSorted(m_out[u], v);
+    InsertSorted(m_in[v], u);
+    if (!m_directed)
+    {
+        InsertSorted(m_out[v], u);
+        InsertSorted(m_in[u], v);
+    }
+}
+
+uint32_t
+OverlayGraph::GetNNodes() const
+{
+    return m_nodes;
+}
+
+bool
+OverlayGraph::IsDirected() const
+{
+    return m_directed;
+}
+
+const std::vector<std::pair<uint32_t, uint32_t>>&
+OverlayGraph::GetEdges() const
+{
+    return m_edges;
+}
+
+const std::vector<uint32_t>&
+OverlayGraph::GetOutNeighbours(uint32_t i) const
+{
+    return m_out.at(i);
+}
+
+const std::vector<uint32_t>&
+OverlayGraph::GetInNeighbours(uint32_t i) const
+{
+    return m_in.at(i);
+}
+
+bool
+OverlayGraph::HasEdge(uint32_t u, uint32_t v) const
+{
+    const auto& out = m_out.at(u);
+    return std::binary_search(out.begin(), out.end(), v);
+}
+
+bool
+OverlayGraph::Reaches(bool forward) const
+{
+    if (m_nodes == 0)
+    {
+        return true;
+    }
+    std::vector<bool> seen(m_nodes, false);
+    std::vector<uint32_t> stack{0};
+    seen[0] = true;
+    uint32_t count = 1;
+    while (!stack.empty())
+    {
+        uint32_t u = stack.back();
+        stack.pop_back();
+        for (uint32_t v : forward ? m_out[u] : m_in[u])
+        {
+            if (!seen[v])
+            {
+                seen[v] = true;
+                ++count;
+                stack.push_back(v);
+            }
+        }
+    }
+    return count == m_nodes;
+}
+
+bool
+OverlayGraph::IsConnected() const
+{
+    return Reaches(true) && (!m_directed || Reaches(false));
+}
+
+std::vector<std::pair<uint32_t, uint32_t>>
+OverlayGraph::GetLinks() const
+{
+    std::vector<std::pair<uint32_t, uint32_t>> links;
+    for (auto [u, v] : m_edges)
+    {
+        links.emplace_back(std::min(u, v), std::max(u, v));
+    }
+    std::sort(links.begin(), links.end());
+    links.erase(std::unique(links.begin(), links.end()), links.end());
+    return links;
+}
+
+std::vector<std::string>
+KnownTopologies()
+{
+    return {"random-regular", "ring", "directed-ring", "complete", "file"};
+}
+
+namespace
+{
+
+void
+RequireNodes(uint32_t nodes, uint32_t minimum, const std::string& what)
+{
+    if (nodes < minimum)
+    {
+        throw TopologyError(what + " needs at least " + std::to_string(minimum) + " nodes, got "
+                            + std::to_string(nodes));
+    }
+}
+
+/// One attempt at pairing stubs; false when it got stuck.
+bool
+TryRegularPairing(OverlayGraph& graph,
+                  uint32_t nodes,
+                  uint32_t degree,
+                  Ptr<UniformRandomVariable> rng)
+{
+    std::vector<uint32_t> stubs;
+    for (uint32_t i = 0; i < nodes; ++i)
+    {
+        stubs.insert(stubs.end(), degree, i);
+    }
+    while (!stubs.empty())
+    {
+        bool paired = false;
+        // Random picks succeed almost always; after many misses check whether any pair is left.
+        for (int attempt = 0; attempt < 64 && !paired; ++attempt)
+        {
+            uint32_t last = static_cast<uint32_t>(stubs.size() - 1);
+            uint32_t a = rng->GetInteger(0, last);
+            uint32_t b = rng->GetInteger(0, last);
+            uint32_t u = stubs[a];
+            uint32_t v = stubs[b];
+            if (a == b || u == v || graph.HasEdge(u, v))
+            {
+                continue;
+            }
+            graph.AddEdge(u, v);
+            stubs.erase(stubs.begin() + std::max(a, b));
+            stubs.erase(stubs.begin() + std::min(a, b));
+            paired = true;
+        }
+        if (!paired)
+        {
+            bool anyPair = false;
+            for (size_t a = 0; a < stubs.size() && !anyPair; ++a)
+            {
+                for (size_t b = a + 1; b < stubs.size() && !anyPair; ++b)
+                {
+                    anyPair = stubs[a] != stubs[b] && !graph.HasEdge(stubs[a], stubs[b]);
+                }
+            }
+            if (!anyPair)
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+OverlayGraph
+MakeRandomRegularGraph(uint32_t nodes, uint32_t degree, Ptr<UniformRandomVariable> rng)
+{
+    if (degree == 0 || degree >= nodes)
+    {
+        throw TopologyError("random-regular topology needs 1 <= degree < nodes, got degree "
+                            + std::to_string(degree) + " with " + std::to_string(nodes) + " nodes");
+    }
+    if ((static_cast<uint64_t>(nodes) * degree) % 2 != 0)
+    {
+        throw TopologyError("random-regular topology needs nodes * degree even, got "
+                            + std::to_string(nodes) + " * " + std::to_string(degree));
+    }
+    for (int attempt = 0; attempt < 10000; ++attempt)
+    {
+        OverlayGraph graph(nodes, false);
+        if (TryRegularPairing(graph, nodes, degree, rng) && graph.IsConnected())
+        {
+            return graph;
+        }
+    }
+    throw TopologyError("could not draw a connected random " + std::to_string(degree)
+                        + "-regular graph on " + std::to_string(nodes) + " nodes");
+}
+
+OverlayGraph
+MakeRingGraph(uint32_t nodes)
+{
+    RequireNodes(nodes, 3, "ring topology");
+    OverlayGraph graph(nodes, false);
+    for (uint32_t i = 0; i < nodes; ++i)
+    {
+        graph.AddEdge(i, (i + 1) % nodes);
+    }
+    return graph;
+}
+
+OverlayGraph
+MakeDirectedRingGraph(uint32_t nodes)
+{
+    RequireNodes(nodes, 2, "directed-ring topology");
+    OverlayGraph graph(nodes, true);
+    for (uint32_t i = 0; i < nodes; ++i)
+    {
+        graph.AddEdge(i, (i + 1) % nodes);
+    }
+    return graph;
+}
+
+OverlayGraph
+MakeCompleteGraph(uint32_t nodes)
+{
+    RequireNodes(nodes, 2, "complete topology");
+    OverlayGraph graph(nodes, false);
+    for (uint32_t u = 0; u < nodes; ++u)
+    {
+        for (uint32_t v = u + 1; v < nodes; ++v)
+        {
+            graph.AddEdge(u, v);
+        }
+    }
+    return graph;
+}
+
+OverlayGraph
+ReadEdgeListGraph(const std::string& path, uint32_t nodes, bool directed)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        throw TopologyError("cannot open edge-list file " + path);
+    }
+    OverlayGraph graph(nodes, directed);
+    std::string line;
+    for (int lineNo = 1; std::getline(in, line); ++lineNo)
+    {
+        line = line.substr(0, line.find('#'));
+        std::replace(line.begin(), line.end(), ',', ' ');
+        std::istringstream fields(line);
+        long long u;
+        long long v;
+        std::string rest;
+        if (!(fields >> u))
+        {
+            if (line.find_first_not_of(" \t\r") == std::string::npos)
+            {
+                continue;
+            }
+            throw TopologyError(path + ":" + std::to_string(lineNo) + ": expected 'u v'");
+        }
+        if (!(fields >> v) || (fields >> rest) || u < 0 || v < 0)
+        {
+            throw TopologyError(path + ":" + std::to_string(lineNo)
+                                + ": expected two node numbers 'u v'");
+        }
+        try
+        {
+            graph.AddEdge(static_cast<uint32_t>(u), static_cast<uint32_t>(v));
+        }
+        catch (const TopologyError& e)
+        {
+            throw TopologyError(path + ":" + std::to_string(lineNo) + ": " + e.what());
+        }
+    }
+    if (!graph.IsConnected())
+    {
+        throw TopologyError("edge-list file " + path + " does not give a connected graph over "
+                            + std::to_string(nodes) + " nodes");
+    }
+    return graph;
+}
+
+OverlayGraph
+MakeTopology(const std::string& name,
+             uint32_t nodes,
+             uint32_t degree,
+             const std::string& file,
+             Ptr<UniformRandomVariable> rng)
+{
+    if (name == "random-regular")
+    {
+        return MakeRandomRegularGraph(nodes, degree, rng);
+    }
+    if (name == "ring")
+    {
+        return MakeRingGraph(nodes);
+    }
+    if (name == "directed-ring")
+    {
+        return MakeDirectedRingGraph(nodes);
+    }
+    if (name == "complete")
+    {
+        return MakeCompleteGraph(nodes);
+    }
+    if (name == "file")
+    {
+        if (file.empty())
+        {
+            throw TopologyError("topology = file needs topology.file");
+        }
+        return ReadEdgeListGraph(file, nodes, false);
+    }
+    std::string known;
+    for (const auto& t : KnownTopologies())
+    {
+        known += (known.empty() ? "" : ", ") + t;
+    }
+    throw TopologyError("unknown topology '" + name + "' (known: " + known + ")");
+}
+
+} // namespace ns3

@@ -1,0 +1,192 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "random-variable-spec.h"
+
+#include "ns3/object-factory.h"
+#include "ns3/string.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <regex>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Whether ns-3 can parse `text` as a value of the given attribute type without aborting.
+bool
+IsWellFormed(const std::string& valueType, const std::string& text)
+{
+    if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])))
+    {
+        return false;
+    }
+    char* end = nullptr;
+    if (valueType == "ns3::DoubleValue")
+    {
+        double v = std::strtod(text.c_str(), &end);
+        return *end == '\0' && std::isfinite(v);
+    }
+    if (valueType == "ns3::IntegerValue")
+    {
+        std::strtoll(text.c_str(), &end, 10);
+        return *end == '\0';
+    }
+    if (valueType == "ns3::UintegerValue")
+    {
+        std::strtoull(text.c_str(), &end, 10);
+        return *end == '\0' && text[0] != '-';
+    }
+    if (valueType == "ns3::BooleanValue")
+    {
+        return text == "true" || text == "false" || text == "1" || text == "0";
+    }
+    return false; // other attribute types cannot be given as text here
+}
+
+} // namespace
+
+bool
+IsRandomVariableSpec(const std::string& spec)
+{
+    return spec.rfind("ns3::", 0) == 0;
+}
+
+Ptr<RandomVariableStream>
+ParseRandomVariable(const std::string& key, const std::string& spec)
+{
+    auto fail = [&key, &spec](const std::string& why)
+    {
+        return ConfigValueError(key + ": invalid random variable '" + spec + "': " + why);
+    };
+    std::string name = spec;
+    std::string attributes;
+    size_t open = spec.find('[');
+    if (open != std::string::npos)
+    {
+        if (spec.back() != ']')
+        {
+            throw fail("expected Name[Attribute=value|...]");
+        }
+        name = spec.substr(0, open);
+        attributes = spec.substr(open + 1, spec.size() - open - 2);
+    }
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(name, &tid)
+        || !tid.IsChildOf(RandomVariableStream::GetTypeId()) || !tid.HasConstructor())
+    {
+        throw fail("'" + name
+                   + "' is not an ns-3 random variable type (e.g. "
+                     "ns3::UniformRandomVariable, ns3::ConstantRandomVariable)");
+    }
+    ObjectFactory factory;
+    factory.SetTypeId(tid);
+    size_t begin = 0;
+    while (begin < attributes.size())
+    {
+        size_t end = attributes.find('|', begin);
+        std::string item = attributes.substr(begin, end == std::string::npos ? end : end - begin);
+        begin = end == std::string::npos ? attributes.size() : end + 1;
+        size_t eq = item.find('=');
+        if (eq == std::string::npos)
+        {
+            throw fail("expected Attribute=value, got '" + item + "'");
+        }
+        std::string attribute = item.substr(0, eq);
+        std::string value = item.substr(eq + 1);
+        TypeId::AttributeInformation info;
+        if (!tid.LookupAttributeByName(attribute, &info))
+        {
+            throw fail(name + " has no attribute '" + attribute + "'");
+        }
+        // ns-3 aborts the process on a malformed number, so check the text first.
+        if (!IsWellFormed(info.checker->GetValueTypeName(), value))
+        {
+            throw fail("bad value '" + value + "' for attribute " + attribute);
+        }
+        Ptr<AttributeValue> parsed = info.checker->CreateValidValue(StringValue(value));
+        if (!parsed)
+        {
+            throw fail("bad value '" + value + "' for attribute " + attribute);
+        }
+        factory.Set(attribute, *parsed);
+    }
+    return factory.Create<RandomVariableStream>();
+}
+
+namespace
+{
+
+double
+ParseWithUnit(const std::string& key,
+              const std::string& text,
+              const std::map<std::string, double>& units,
+              const std::string& example)
+{
+    static const std::regex pattern(
+        R"(^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([A-Za-z/]+)\s*$)");
+    std::smatch m;
+    if (std::regex_match(text, m, pattern))
+    {
+        auto unit = units.find(m[2].str());
+        if (unit != units.end())
+        {
+            double value = std::stod(m[1].str()) * unit->second;
+            if (std::isfinite(value))
+            {
+                return value;
+            }
+        }
+    }
+    throw ConfigValueError(key + ": cannot read '" + text + "' (expected a number and a unit, e.g. "
+                           + example + ")");
+}
+
+} // namespace
+
+double
+ParseDataRateBps(const std::string& key, const std::string& text)
+{
+    static const std::map<std::string, double> units = {
+        {"bps", 1.0},
+        {"b/s", 1.0},
+        {"kbps", 1e3},
+        {"Kbps", 1e3},
+        {"kb/s", 1e3},
+        {"Kb/s", 1e3},
+        {"Mbps", 1e6},
+        {"Mb/s", 1e6},
+        {"Gbps", 1e9},
+        {"Gb/s", 1e9},
+        {"Bps", 8.0},
+        {"KBps", 8e3},
+        {"kBps", 8e3},
+        {"MBps", 8e6},
+        {"GBps", 8e9},
+    };
+    double bps = ParseWithUnit(key, text, units, "10Mbps");
+    if (bps <= 0)
+    {
+        throw ConfigValueError(key + ": a data rate must be positive, got '" + text + "'");
+    }
+    return bps;
+}
+
+double
+ParseSeconds(const std::string& key, const std::string& text)
+{
+    static const std::map<std::string, double> units = {
+        {"s", 1.0},
+        {"ms", 1e-3},
+        {"us", 1e-6},
+        {"ns", 1e-9},
+    };
+    return ParseWithUnit(key, text, units, "10ms");
+}
+
+} // namespace ns3

@@ -1,0 +1,97 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * Listens to the learners' trace sources and writes a run directory.
+ */
+#ifndef DLSIM_RESULTS_WRITER_H
+#define DLSIM_RESULTS_WRITER_H
+
+#include "learner-application.h"
+#include "ns3/application-container.h"
+
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// The figures of a finished run, as written to summary.json.
+struct RunSummary
+{
+    uint32_t nodes = 0;
+    uint32_t rounds = 0;
+    uint64_t seed = 0;
+    double targetAccuracy = 0.0;
+    uint32_t finalRound = 0;
+    double finalAccuracyMean = 0.0;
+    double finalAccuracyMin = 0.0;
+    double finalAccuracyMax = 0.0;
+    std::optional<double> timeToTarget; ///< simulated seconds
+    std::optional<double> bytesPerNodeToTarget;
+    std::optional<uint32_t> roundToTarget;
+    double simulatedSeconds = 0.0;
+    double wallSeconds = 0.0;
+    double valueBytesPerNode = 0.0; ///< mean over nodes, cumulative
+    double metadataBytesPerNode = 0.0;
+};
+
+/**
+ * Writes rounds.csv and eval.csv as the simulation runs, prints one progress line per
+ * evaluation round to `log`, and computes the summary. Stops the simulation when every learner
+ * has completed its last round.
+ */
+class ResultsWriter
+{
+  public:
+    ResultsWriter(const std::string& directory,
+                  uint32_t nodes,
+                  uint32_t rounds,
+                  double targetAccuracy,
+                  std::ostream& log);
+
+    /// Connect to the trace sources of every LearnerApplication in `apps`.
+    void Attach(ApplicationContainer apps);
+
+    RunSummary Finish(uint64_t seed);
+
+  private:
+    void OnRound(const RoundReport& report);
+    void OnEvaluated(const EvalReport& report);
+    void ReportEvalRound(uint32_t round);
+
+    std::string m_directory;
+    uint32_t m_nodes;
+    uint32_t m_rounds;
+    double m_targetAccuracy;
+    std::ostream& m_log;
+    std::ofstream m_roundsCsv;
+    std::ofstream m_evalCsv;
+    uint32_t m_finishedNodes = 0;
+    uint32_t m_evaluatingNodes = 0;
+    std::chrono::steady_clock::time_point m_wallStart;
+    double m_lastRoundTime = 0.0;
+    /// Cumulative bytes (values + metadata) of every node after each round; [round][node].
+    std::map<uint32_t, std::vector<uint64_t>> m_bytesAfterRound;
+    std::vector<uint64_t> m_valueBytes;
+    std::vector<uint64_t> m_metadataBytes;
+    /// Evaluations by round: accuracies and the latest time any node evaluated.
+    struct EvalRound
+    {
+        std::vector<double> accuracies;
+        double time = 0.0;
+    };
+    std::map<uint32_t, EvalRound> m_evals;
+    RunSummary m_summary;
+};
+
+/// Write a summary as JSON.
+void WriteSummaryJson(const RunSummary& summary, const std::string& path);
+
+} // namespace ns3
+
+#endif // DLSIM_RESULTS_WRITER_H

@@ -1,0 +1,73 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * Scenario files: INI read with Boost.Program_options, every key overridable on the command line.
+ */
+#ifndef DLSIM_SCENARIO_CONFIG_H
+#define DLSIM_SCENARIO_CONFIG_H
+
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// A scenario that cannot run as written; the message names the key, file or value.
+class ScenarioError : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+/// One scenario key: its name ("link.bandwidth" is `bandwidth` in section [link]), default, help.
+struct ScenarioKey
+{
+    std::string name;
+    std::string defaultValue;
+    std::string help;
+};
+
+/// Every key a scenario may set, in the order the resolved configuration is written.
+const std::vector<ScenarioKey>& ScenarioKeys();
+
+/**
+ * The resolved values of every key (defaults included), as text, with typed accessors that
+ * reject a bad value with a ScenarioError naming the key.
+ */
+class ScenarioConfig
+{
+  public:
+    /**
+     * Read `file` (may be empty: defaults only) and apply `overrides` of the form
+     * "--key=value" or "key=value", which win over the file. Unknown keys, repeated keys and
+     * unreadable files are errors.
+     */
+    static ScenarioConfig Load(const std::string& file, const std::vector<std::string>& overrides);
+
+    const std::string& GetString(const std::string& key) const;
+    uint64_t GetUint(const std::string& key, uint64_t min = 0, uint64_t max = UINT64_MAX) const;
+    double GetDouble(const std::string& key, double min, double max) const;
+    bool GetBool(const std::string& key) const;
+    /// The value, which must be one of `allowed`.
+    const std::string& GetChoice(const std::string& key,
+                                 const std::vector<std::string>& allowed) const;
+
+    void Set(const std::string& key, const std::string& value);
+    /// The scenario file it came from ("" for none).
+    const std::string& GetSource() const;
+
+    /// Write every key with its resolved value as an INI file that Load reads back.
+    void WriteIni(std::ostream& out) const;
+
+  private:
+    std::map<std::string, std::string> m_values;
+    std::string m_source;
+};
+
+} // namespace ns3
+
+#endif // DLSIM_SCENARIO_CONFIG_H

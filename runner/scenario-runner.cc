@@ -1,0 +1,224 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "scenario-runner.h"
+
+#include "compute-time-model.h"
+#include "idx-reader.h"
+#include "learner-helper.h"
+#include "learner.h"
+#include "link-model.h"
+#include "ns3/core-module.h"
+#include "ns3/point-to-point-helper.h"
+#include "overlay-graph.h"
+#include "overlay-topology-helper.h"
+#include "partitioner.h"
+#include "synthetic-dataset.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+
+namespace ns3
+{
+
+namespace
+{
+
+DatasetSplit
+LoadData(const ScenarioConfig& c, uint64_t seed)
+{
+    const std::string& dataset = c.GetChoice("dataset", {"fashion-mnist", "synthetic"});
+    if (dataset == "synthetic")
+    {
+        SyntheticSpec spec;
+        spec.trainSamples
+            = static_cast<uint32_t>(c.GetUint("synthetic.train_samples", 1, 10000000));
+        spec.testSamples = static_cast<uint32_t>(c.GetUint("synthetic.test_samples", 1, 10000000));
+        spec.numClasses = static_cast<uint32_t>(c.GetUint("synthetic.classes", 2, 1000));
+        spec.noise = static_cast<float>(c.GetDouble("synthetic.noise", 0.0, 1e6));
+        spec.seed = seed;
+        return MakeSyntheticDataset(spec);
+    }
+    return LoadFashionMnist(c.GetString("dataset.path"));
+}
+
+Partition
+MakePartition(const ScenarioConfig& c, const Dataset& train, uint32_t nodes, uint64_t seed)
+{
+    const std::string& kind = c.GetChoice("partition", {"iid", "shards", "dirichlet"});
+    if (kind == "iid")
+    {
+        return PartitionIid(train, nodes, seed);
+    }
+    if (kind == "shards")
+    {
+        return PartitionShards(
+            train, nodes, static_cast<uint32_t>(c.GetUint("partition.shards", 1, 1000000)), seed);
+    }
+    return PartitionDirichlet(train, nodes, c.GetDouble("partition.alpha", 1e-9, 1e9), seed);
+}
+
+void
+WritePartitionCsv(const std::string& path, const Dataset& train, const Partition& partition)
+{
+    std::ofstream out(path);
+    out << "node,samples";
+    for (uint32_t k = 0; k < train.numClasses; ++k)
+    {
+        out << ",class_" << k;
+    }
+    out << "\n";
+    for (size_t node = 0; node < partition.size(); ++node)
+    {
+        out << node << "," << partition[node].size();
+        for (uint32_t count : ClassHistogram(train, partition[node]))
+        {
+            out << "," << count;
+        }
+        out << "\n";
+    }
+    if (!out)
+    {
+        throw std::runtime_error("cannot write " + path);
+    }
+}
+
+void
+WriteLinksCsv(const std::string& path, const std::vector<LinkParameters>& links)
+{
+    std::ofstream out(path);
+    out << "u,v,bandwidth_bps,latency_s\n" << std::setprecision(12);
+    for (const auto& l : links)
+    {
+        out << l.u << "," << l.v << "," << l.bandwidthBps << "," << l.latencySeconds << "\n";
+    }
+    if (!out)
+    {
+        throw std::runtime_error("cannot write " + path);
+    }
+}
+
+} // namespace
+
+RunSummary
+RunScenario(const ScenarioConfig& c, std::ostream& log)
+{
+    // Read and check every key before anything expensive happens.
+    const uint32_t nodes = static_cast<uint32_t>(c.GetUint("nodes", 2, 100000));
+    const uint32_t rounds = static_cast<uint32_t>(c.GetUint("rounds", 1, 100000000));
+    const uint64_t seed = c.GetUint("seed", 1, UINT32_MAX);
+    const std::string& topologyName = c.GetChoice("topology", KnownTopologies());
+    const uint32_t degree = static_cast<uint32_t>(c.GetUint("degree", 1, 100000));
+    TrainingConfig training;
+    training.model = c.GetChoice("model", KnownModels());
+    training.lr = c.GetDouble("lr", 0.0, 1e6);
+    training.momentum = c.GetDouble("momentum", 0.0, 1.0);
+    training.weightDecay = c.GetDouble("weight_decay", 0.0, 1e6);
+    training.batchSize = static_cast<uint32_t>(c.GetUint("batch_size", 1, 1000000));
+    training.localSteps = static_cast<uint32_t>(c.GetUint("local_steps", 1, 1000000));
+    SharingConfig sharing;
+    sharing.algorithm = c.GetChoice("algorithm", KnownAlgorithms());
+    const uint32_t mtu = static_cast<uint32_t>(c.GetUint("link.mtu", 576, 65535));
+    uint32_t segmentSize = static_cast<uint32_t>(c.GetUint("tcp.segment_size", 0, 65535));
+    if (segmentSize == 0)
+    {
+        segmentSize = mtu - 52; // IPv4 20 + TCP 20 + timestamp option 12
+    }
+    else if (segmentSize > mtu - 52)
+    {
+        throw ScenarioError("tcp.segment_size " + std::to_string(segmentSize)
+                            + " does not fit link.mtu " + std::to_string(mtu)
+                            + " with 52 bytes of IP and TCP headers");
+    }
+    const std::string& queue = c.GetString("link.queue");
+    if (queue.empty() || queue.back() != 'p'
+        || queue.find_first_not_of("0123456789") != queue.size() - 1 || queue == "p")
+    {
+        throw ScenarioError("link.queue: expected a packet count like 100000p, got '" + queue
+                            + "'");
+    }
+    LinkModel linkModel(c.GetString("link.bandwidth"), c.GetString("link.latency"));
+    if (!c.GetString("link.file").empty())
+    {
+        linkModel.SetFile(c.GetString("link.file"));
+    }
+    ComputeTimeModel computeModel(c.GetString("compute.model"),
+                                  c.GetString("compute.device_gflops"),
+                                  c.GetDouble("compute.step_seconds", 0.0, 1e9),
+                                  c.GetDouble("compute.measured_scale", 1e-12, 1e12));
+    const uint32_t evalEvery = static_cast<uint32_t>(c.GetUint("eval.every", 1, UINT32_MAX));
+    const uint32_t evalSamples
+        = static_cast<uint32_t>(c.GetUint("eval.test_samples", 0, UINT32_MAX));
+    const uint32_t evalNodes = static_cast<uint32_t>(c.GetUint("eval.nodes", 0, nodes));
+    const double target = c.GetDouble("target_accuracy", 0.0, 1.0);
+    const bool sameInit = c.GetBool("model.same_init");
+    const std::string out = c.GetString("out");
+
+    std::filesystem::create_directories(out);
+    {
+        std::ofstream ini(out + "/config.ini");
+        c.WriteIni(ini);
+        if (!ini)
+        {
+            throw std::runtime_error("cannot write " + out + "/config.ini");
+        }
+    }
+
+    UseSingleThreadedTorch();
+    RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
+    RngSeedManager::SetRun(1);
+
+    DatasetSplit data = LoadData(c, seed);
+    Partition partition = MakePartition(c, *data.train, nodes, seed);
+    WritePartitionCsv(out + "/partition.csv", *data.train, partition);
+
+    Ptr<UniformRandomVariable> topologyRng = CreateObject<UniformRandomVariable>();
+    topologyRng->SetStream(0);
+    OverlayGraph graph
+        = MakeTopology(topologyName, nodes, degree, c.GetString("topology.file"), topologyRng);
+
+    NodeContainer hosts;
+    hosts.Create(nodes);
+    linkModel.AssignStreams(1);
+    OverlayTopologyHelper topology(graph);
+    topology.SetLinkModel(linkModel);
+    topology.SetMtu(mtu);
+    topology.SetQueueSize(queue);
+    Overlay overlay = topology.Install(hosts, PointToPointHelper());
+    WriteLinksCsv(out + "/links.csv", overlay.GetLinks());
+
+    LearnerHelper learners;
+    learners.SetData(data, partition);
+    learners.SetTraining(training);
+    learners.SetSharing(sharing);
+    learners.SetOverlay(overlay);
+    learners.SetSeed(seed);
+    learners.SetSameInitialModel(sameInit);
+    learners.SetComputeTimeModel(computeModel);
+    learners.SetEvaluatedLearners(evalNodes);
+    learners.AssignStreams(3);
+    learners.SetAttribute("Rounds", UintegerValue(rounds));
+    learners.SetAttribute("EvalEvery", UintegerValue(evalEvery));
+    learners.SetAttribute("EvalSamples", UintegerValue(evalSamples));
+    learners.SetAttribute("TcpSegmentSize", UintegerValue(segmentSize));
+    learners.SetAttribute("TcpBufferSize",
+                          UintegerValue(c.GetUint("tcp.buffer", 1024, UINT32_MAX)));
+    learners.SetAttribute("TcpInitialCwnd",
+                          UintegerValue(c.GetUint("tcp.initial_cwnd", 1, 1000000)));
+    ApplicationContainer apps = learners.Install(hosts);
+    apps.Start(Seconds(0));
+
+    ResultsWriter writer(out, nodes, rounds, target, log);
+    writer.Attach(apps);
+    log << "dlsim: " << nodes << " learners, " << graph.GetEdges().size() << " overlay edges, "
+        << rounds << " rounds of " << sharing.algorithm << " on " << data.train->name << " with "
+        << training.model << "; results in " << out << std::endl;
+    Simulator::Run();
+    Simulator::Destroy();
+    RunSummary summary = writer.Finish(seed);
+    WriteSummaryJson(summary, out + "/summary.json");
+    return summary;
+}
+
+} // namespace ns3

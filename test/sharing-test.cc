@@ -1,0 +1,70 @@
+/*
+ * dlsim: tests of the sharing algorithms on their own, without a network.
+ */
+#include "dpsgd-sharing.h"
+#include "mixing-weights.h"
+
+#include <gtest/gtest.h>
+
+namespace ns3
+{
+namespace
+{
+
+TEST(DpsgdSharing, SendsEveryValueAndAveragesWithMetropolisHastingsWeights)
+{
+    auto algorithm = CreateSharingAlgorithm(SharingConfig{"dpsgd"});
+    SharingContext context;
+    context.self = 0;
+    context.inDegree = 2;
+    context.outDegree = 2;
+    std::vector<float> own = {1.0f, 2.0f, 3.0f};
+    algorithm->Initialize(own, context);
+    EncodedPayload sent = algorithm->Encode(1, own);
+    EXPECT_EQ(sent.bytes.size(), 5u + 4 * 3);
+    EXPECT_EQ(sent.valueBytes, 12u);
+
+    Payload p1{PayloadForm::Full, 3, {}, {4.0f, 5.0f, 6.0f}};
+    Payload p2{PayloadForm::Full, 3, {}, {7.0f, 8.0f, 9.0f}};
+    EncodedPayload e1 = EncodePayload(p1);
+    EncodedPayload e2 = EncodePayload(p2);
+    // Neighbour 1 has degree 2, neighbour 2 degree 4: w = 1/3 and 1/5, self 1 - 8/15.
+    std::vector<ReceivedPayload> received
+        = {{1, 2, e1.bytes.data(), e1.bytes.size()}, {2, 4, e2.bytes.data(), e2.bytes.size()}};
+    std::vector<float> next = algorithm->Aggregate(1, own, received);
+    for (size_t k = 0; k < 3; ++k)
+    {
+        double expected = (7.0 / 15) * own[k] + (1.0 / 3) * p1.values[k] + (1.0 / 5) * p2.values[k];
+        EXPECT_NEAR(next[k], expected, 1e-6);
+    }
+}
+
+TEST(DpsgdSharing, RejectsPayloadsThatDoNotFitTheModel)
+{
+    auto algorithm = CreateSharingAlgorithm(SharingConfig{"dpsgd"});
+    SharingContext context;
+    context.inDegree = 1;
+    std::vector<float> own(4, 0.0f);
+    algorithm->Initialize(own, context);
+    EncodedPayload wrongLength = EncodePayload(Payload{PayloadForm::Full, 3, {}, {1, 2, 3}});
+    std::vector<ReceivedPayload> r = {{1, 1, wrongLength.bytes.data(), wrongLength.bytes.size()}};
+    EXPECT_THROW(algorithm->Aggregate(1, own, r), PayloadError);
+    EncodedPayload good = EncodePayload(Payload{PayloadForm::Full, 4, {}, {1, 2, 3, 4}});
+    r = {{1, 1, good.bytes.data(), good.bytes.size() - 1}};
+    EXPECT_THROW(algorithm->Aggregate(1, own, r), PayloadError);
+}
+
+TEST(SharingFactory, UnknownAlgorithmIsRejected)
+{
+    EXPECT_THROW(CreateSharingAlgorithm(SharingConfig{"gossip-magic"}), std::invalid_argument);
+}
+
+TEST(MixingWeights, MatchTheSpec)
+{
+    EXPECT_DOUBLE_EQ(MetropolisHastingsWeight(4, 4), 0.2);
+    EXPECT_DOUBLE_EQ(MetropolisHastingsWeight(2, 5), 1.0 / 6);
+    EXPECT_DOUBLE_EQ(PushSumWeight(1), 0.5);
+}
+
+} // namespace
+} // namespace ns3

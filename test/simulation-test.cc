@@ -1,0 +1,405 @@
+/*
+ * dlsim: whole simulations on small generated data: consensus, timing, learning,
+ * reproducibility, and the command line's errors.
+ */
+#include "learner-application.h"
+#include "learner-helper.h"
+#include "mixing-weights.h"
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "overlay-topology-helper.h"
+#include "scenario-runner.h"
+#include "synthetic-dataset.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+
+namespace ns3
+{
+namespace
+{
+
+std::string
+TempDir(const std::string& name)
+{
+    auto dir = std::filesystem::temp_directory_path()
+               / ("dlsim-sim-" + std::to_string(::getpid()) + "-" + name);
+    std::filesystem::remove_all(dir);
+    return dir.string();
+}
+
+std::string
+ReadAll(const std::string& path)
+{
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+/// Rows of a CSV file (header skipped), fields as text.
+std::vector<std::vector<std::string>>
+ReadCsv(const std::string& path)
+{
+    std::ifstream in(path);
+    std::vector<std::vector<std::string>> rows;
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line))
+    {
+        std::vector<std::string> fields;
+        std::stringstream ss(line);
+        for (std::string f; std::getline(ss, f, ',');)
+        {
+            fields.push_back(f);
+        }
+        rows.push_back(fields);
+    }
+    return rows;
+}
+
+/// Run a program, returning its exit status and what it printed (stdout and stderr).
+int
+RunCommand(const std::string& command, std::string& output)
+{
+    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+    char buffer[4096];
+    output.clear();
+    while (size_t n = fread(buffer, 1, sizeof buffer, pipe))
+    {
+        output.append(buffer, n);
+    }
+    int status = pclose(pipe);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+double
+MaxDistanceToMean(const std::vector<std::vector<double>>& x)
+{
+    size_t n = x.size();
+    size_t d = x[0].size();
+    std::vector<double> mean(d, 0.0);
+    for (const auto& xi : x)
+    {
+        for (size_t k = 0; k < d; ++k)
+        {
+            mean[k] += xi[k] / n;
+        }
+    }
+    double worst = 0.0;
+    for (const auto& xi : x)
+    {
+        double s = 0.0;
+        for (size_t k = 0; k < d; ++k)
+        {
+            s += (xi[k] - mean[k]) * (xi[k] - mean[k]);
+        }
+        worst = std::max(worst, std::sqrt(s));
+    }
+    return worst;
+}
+
+// (a) With lr = 0 and different initial models, full sharing is plain gossip averaging: after
+// R rounds the models are exactly W^R X0 for the Metropolis-Hastings matrix W of the overlay.
+TEST(Simulation, FullSharingDrivesModelsToTheirAverageAsTheMixingMatrixPredicts)
+{
+    const uint32_t n = 8;
+    const uint32_t rounds = 6;
+    RngSeedManager::SetSeed(3);
+    UseSingleThreadedTorch();
+    SyntheticSpec spec;
+    spec.trainSamples = 400;
+    spec.testSamples = 50;
+    DatasetSplit data = MakeSyntheticDataset(spec);
+
+    NodeContainer nodes;
+    nodes.Create(n);
+    Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+    rng->SetStream(0);
+    OverlayGraph graph = MakeRandomRegularGraph(n, 3, rng);
+    OverlayTopologyHelper topology(graph);
+    topology.SetLinkModel(LinkModel("100Mbps", "1ms"));
+    Overlay overlay = topology.Install(nodes, PointToPointHelper());
+
+    TrainingConfig training;
+    training.model = "logistic";
+    training.lr = 0.0;
+    LearnerHelper learners;
+    learners.SetData(data, PartitionIid(*data.train, n, 1));
+    learners.SetTraining(training);
+    learners.SetSharing(SharingConfig{"dpsgd"});
+    learners.SetOverlay(overlay);
+    learners.SetSameInitialModel(false);
+    learners.SetComputeTimeModel(ComputeTimeModel("fixed", "1", 0.01, 1.0));
+    learners.SetAttribute("Rounds", UintegerValue(rounds));
+    learners.SetAttribute("Evaluate", BooleanValue(false));
+    ApplicationContainer apps = learners.Install(nodes);
+    apps.Start(Seconds(0));
+
+    std::vector<std::vector<double>> x(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        auto p = DynamicCast<LearnerApplication>(apps.Get(i))->GetLearner().GetParameters();
+        x[i].assign(p.begin(), p.end());
+    }
+    ASSERT_NE(x[0], x[1]) << "the learners must start from different models";
+    const double initialSpread = MaxDistanceToMean(x);
+
+    // Predict: X_R = W^R X_0.
+    std::vector<std::vector<double>> predicted = x;
+    for (uint32_t r = 0; r < rounds; ++r)
+    {
+        std::vector<std::vector<double>> next(n, std::vector<double>(x[0].size(), 0.0));
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            double self = 1.0;
+            for (uint32_t j : graph.GetOutNeighbours(i))
+            {
+                double w = MetropolisHastingsWeight(graph.GetOutNeighbours(i).size(),
+                                                    graph.GetOutNeighbours(j).size());
+                self -= w;
+                for (size_t k = 0; k < x[0].size(); ++k)
+                {
+                    next[i][k] += w * predicted[j][k];
+                }
+            }
+            for (size_t k = 0; k < x[0].size(); ++k)
+            {
+                next[i][k] += self * predicted[i][k];
+            }
+        }
+        predicted = next;
+    }
+
+    Simulator::Run();
+    std::vector<std::vector<double>> final(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        auto app = DynamicCast<LearnerApplication>(apps.Get(i));
+        EXPECT_EQ(app->GetCompletedRounds(), rounds);
+        auto p = app->GetLearner().GetParameters();
+        final[i].assign(p.begin(), p.end());
+        for (size_t k = 0; k < p.size(); ++k)
+        {
+            ASSERT_NEAR(final[i][k], predicted[i][k], 1e-5) << "node " << i << " parameter " << k;
+        }
+    }
+    Simulator::Destroy();
+
+    const double predictedRatio = MaxDistanceToMean(predicted) / initialSpread;
+    const double measuredRatio = MaxDistanceToMean(final) / initialSpread;
+    EXPECT_LT(predictedRatio, 0.5);
+    EXPECT_NEAR(measuredRatio, predictedRatio, 1e-4 * predictedRatio + 1e-6);
+    // The average is preserved (W is doubly stochastic).
+    for (size_t k = 0; k < x[0].size(); k += 97)
+    {
+        double before = 0;
+        double after = 0;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            before += x[i][k] / n;
+            after += final[i][k] / n;
+        }
+        EXPECT_NEAR(after, before, 1e-5);
+    }
+}
+
+/// Run a small scenario in this process and return its run directory.
+std::string
+RunSmallScenario(const std::string& name,
+                 std::vector<std::string> overrides,
+                 RunSummary* summary = nullptr)
+{
+    std::string out = TempDir(name);
+    overrides.push_back("--out=" + out);
+    std::ostringstream log;
+    RunSummary s = RunScenario(ScenarioConfig::Load("", overrides), log);
+    if (summary)
+    {
+        *summary = s;
+    }
+    return out;
+}
+
+/// Duration of node 0's last round from rounds.csv.
+double
+LastRoundDuration(const std::string& dir)
+{
+    std::vector<double> ends;
+    for (const auto& row : ReadCsv(dir + "/rounds.csv"))
+    {
+        if (row[0] == "0")
+        {
+            ends.push_back(std::stod(row[2]));
+        }
+    }
+    return ends.at(ends.size() - 1) - ends.at(ends.size() - 2);
+}
+
+// (b) Two nodes, one link: a round takes compute + message bytes on the wire / bandwidth +
+// latency. The wire bytes add 54 bytes per 1448-byte segment (IPv4 20, TCP 20, timestamps 12,
+// PPP 2). The only overhead not accounted for is the peer's ACKs, which share the link with the
+// peer's own message: at most one 54-byte ACK per data segment.
+TEST(Simulation, RoundTimeMatchesComputePlusTransferPlusLatency)
+{
+    std::vector<std::string> base = {"--nodes=2",
+                                     "--topology=complete",
+                                     "--dataset=synthetic",
+                                     "--synthetic.train_samples=200",
+                                     "--synthetic.test_samples=20",
+                                     "--model=logistic",
+                                     "--partition=iid",
+                                     "--compute.model=fixed",
+                                     "--compute.step_seconds=0.1",
+                                     "--local_steps=1",
+                                     "--rounds=4",
+                                     "--eval.every=1000",
+                                     "--link.latency=5ms"};
+    auto fast = base;
+    fast.push_back("--link.bandwidth=10Mbps");
+    auto slow = base;
+    slow.push_back("--link.bandwidth=5Mbps");
+    std::string fastDir = RunSmallScenario("timing-fast", fast);
+    std::string slowDir = RunSmallScenario("timing-slow", slow);
+
+    const double params = 784 * 10 + 10;
+    const double messageBytes = 28 + 5 + 4 * params; // header, payload form + length, values
+    const double segments = std::ceil(messageBytes / 1448);
+    const double wireBytes = messageBytes + segments * 54;
+    const double ackBytes = segments * 54;
+    for (auto [dir, bps] : {std::make_pair(fastDir, 10e6), std::make_pair(slowDir, 5e6)})
+    {
+        double expected = 0.1 + wireBytes * 8 / bps + 0.005;
+        double measured = LastRoundDuration(dir);
+        EXPECT_GE(measured, expected - 1e-6) << dir;
+        EXPECT_LE(measured, expected + ackBytes * 8 / bps) << dir;
+        // Exact byte accounting: one message per round to the one neighbour.
+        auto row = ReadCsv(dir + "/rounds.csv").back();
+        EXPECT_EQ(row[5], std::to_string(int(4 * params)));
+        EXPECT_EQ(row[6], "33");
+    }
+    double growth = LastRoundDuration(slowDir) - LastRoundDuration(fastDir);
+    double expectedGrowth = wireBytes * 8 / 5e6 - wireBytes * 8 / 10e6;
+    EXPECT_NEAR(growth, expectedGrowth, ackBytes * 8 / 5e6);
+    std::filesystem::remove_all(fastDir);
+    std::filesystem::remove_all(slowDir);
+}
+
+// (c) Learning works end to end: accuracy rises far above chance (10%).
+TEST(Simulation, AccuracyRisesFarAboveChance)
+{
+    RunSummary summary;
+    std::string dir = RunSmallScenario("learning",
+                                       {"--nodes=8",
+                                        "--degree=3",
+                                        "--dataset=synthetic",
+                                        "--synthetic.train_samples=2000",
+                                        "--synthetic.test_samples=500",
+                                        "--synthetic.noise=2.0",
+                                        "--model=mlp",
+                                        "--lr=0.05",
+                                        "--batch_size=16",
+                                        "--rounds=30",
+                                        "--eval.every=10",
+                                        "--target_accuracy=0.6"},
+                                       &summary);
+    EXPECT_GT(summary.finalAccuracyMean, 0.8);
+    EXPECT_GT(summary.finalAccuracyMin, 0.6);
+    ASSERT_TRUE(summary.timeToTarget.has_value());
+    EXPECT_GT(*summary.timeToTarget, 0.0);
+    EXPECT_LE(*summary.timeToTarget, summary.simulatedSeconds);
+    // Every evaluation of round 0 sees the same initial model: at chance level.
+    auto evals = ReadCsv(dir + "/eval.csv");
+    EXPECT_LT(std::stod(evals.at(0)[3]), 0.3);
+    std::string json = ReadAll(dir + "/summary.json");
+    for (std::string key : {"\"final_accuracy\"",
+                            "\"time_to_target_s\"",
+                            "\"bytes_per_node\"",
+                            "\"wall_time_s\"",
+                            "\"seed\": 1"})
+    {
+        EXPECT_NE(json.find(key), std::string::npos) << key;
+    }
+    EXPECT_NE(ReadAll(dir + "/config.ini").find("nodes = 8"), std::string::npos);
+    EXPECT_EQ(ReadCsv(dir + "/partition.csv").size(), 8u);
+    std::filesystem::remove_all(dir);
+}
+
+std::string
+RunBinary(const std::string& args, int* status = nullptr)
+{
+    std::string output;
+    int s = RunCommand(std::string(DLSIM_RUN_BINARY) + " " + args, output);
+    if (status)
+    {
+        *status = s;
+    }
+    return output;
+}
+
+// (d) The same seed gives identical results, byte for byte, in separate processes.
+TEST(Simulation, SameSeedGivesIdenticalResults)
+{
+    std::string common = "--nodes=6 --degree=2 --dataset=synthetic --synthetic.train_samples=600 "
+                         "--model=mlp --rounds=5 --eval.every=2 "
+                         "--link.bandwidth='ns3::UniformRandomVariable[Min=5|Max=20]' "
+                         "--compute.device_gflops='ns3::UniformRandomVariable[Min=1|Max=4]'";
+    std::string a = TempDir("seed-a");
+    std::string b = TempDir("seed-b");
+    std::string c = TempDir("seed-c");
+    int status = -1;
+    RunBinary(common + " --out=" + a, &status);
+    ASSERT_EQ(status, 0);
+    RunBinary(common + " --out=" + b, &status);
+    ASSERT_EQ(status, 0);
+    RunBinary(common + " --seed=2 --out=" + c, &status);
+    ASSERT_EQ(status, 0);
+    for (std::string file : {"/eval.csv", "/rounds.csv", "/links.csv", "/partition.csv"})
+    {
+        EXPECT_EQ(ReadAll(a + file), ReadAll(b + file)) << file;
+        EXPECT_FALSE(ReadAll(a + file).empty()) << file;
+    }
+    EXPECT_NE(ReadAll(a + "/rounds.csv"), ReadAll(c + "/rounds.csv"));
+    EXPECT_NE(ReadAll(a + "/links.csv"), ReadAll(c + "/links.csv"));
+    for (const auto& d : {a, b, c})
+    {
+        std::filesystem::remove_all(d);
+    }
+}
+
+TEST(Simulation, BadInputIsRejectedWithTheKeyAndANonZeroExit)
+{
+    std::string out = TempDir("bad");
+    struct Case
+    {
+        std::string args;
+        std::string mentions;
+    };
+    for (const Case& c : std::vector<Case>{
+             {"--nodes=abc", "nodes"},
+             {"--bandwith=10Mbps", "bandwith"},
+             {"--link.bandwidth=fast", "link.bandwidth"},
+             {"--link.latency='ns3::UniformRandomVariable[Mn=1]'", "link.latency"},
+             {"--topology=torus", "topology"},
+             {"--nodes=7 --degree=3", "even"},
+             {"--topology=directed-ring", "directed"},
+             {"--dataset.path=/nonexistent", "dataset-fashion-mnist"},
+             {"/nonexistent/scenario.ini", "/nonexistent/scenario.ini"},
+         })
+    {
+        int status = 0;
+        std::string output = RunBinary(c.args + " --rounds=1 --out=" + out, &status);
+        EXPECT_NE(status, 0) << c.args;
+        EXPECT_NE(output.find(c.mentions), std::string::npos) << c.args << ": " << output;
+        EXPECT_NE(output.find("error"), std::string::npos) << c.args << ": " << output;
+    }
+    std::filesystem::remove_all(out);
+}
+
+} // namespace
+} // namespace ns3
