@@ -172,6 +172,16 @@ RunScenario(const ScenarioConfig& c, std::ostream& log)
     DatasetSplit data = LoadData(c, seed);
     Partition partition = MakePartition(c, *data.train, nodes, seed);
     WritePartitionCsv(out + "/partition.csv", *data.train, partition);
+    for (size_t node = 0; node < partition.size(); ++node)
+    {
+        log << "partition: node " << node << ": " << partition[node].size()
+            << " samples, per class";
+        for (uint32_t count : ClassHistogram(*data.train, partition[node]))
+        {
+            log << " " << count;
+        }
+        log << "\n";
+    }
 
     Ptr<UniformRandomVariable> topologyRng = CreateObject<UniformRandomVariable>();
     topologyRng->SetStream(0);
