@@ -56,6 +56,12 @@ LearnerHelper::SetOverlay(const Overlay& overlay)
 }
 
 void
+LearnerHelper::SetSchedule(const OverlaySchedule& schedule)
+{
+    m_schedule = schedule;
+}
+
+void
 LearnerHelper::SetSeed(uint64_t seed)
 {
     m_seed = seed;
@@ -92,10 +98,10 @@ LearnerHelper::Install(NodeContainer nodes)
 {
     NS_ABORT_MSG_UNLESS(m_overlay, "LearnerHelper::Install needs SetOverlay first");
     NS_ABORT_MSG_UNLESS(m_data.train && m_data.test, "LearnerHelper::Install needs SetData first");
-    const OverlayGraph& graph = m_overlay->GetGraph();
+    const OverlaySchedule schedule = m_schedule ? *m_schedule : OverlaySchedule(m_overlay->GetGraph());
     const uint32_t n = nodes.GetN();
-    NS_ABORT_MSG_UNLESS(n == graph.GetNNodes() && m_partition.size() == n,
-                        "LearnerHelper: " << n << " nodes, " << graph.GetNNodes()
+    NS_ABORT_MSG_UNLESS(n == schedule.GetNNodes() && m_partition.size() == n,
+                        "LearnerHelper: " << n << " nodes, " << schedule.GetNNodes()
                                           << " learners in the overlay and " << m_partition.size()
                                           << " partitions must agree");
 
@@ -125,20 +131,30 @@ LearnerHelper::Install(NodeContainer nodes)
         uint64_t sampleSeed = (m_seed + 1) * 0x9E3779B97F4A7C15ull + i;
         auto learner = std::make_unique<Learner>(
             m_training, m_data.train, m_partition[i], initSeed, sampleSeed);
-        auto algorithm = CreateSharingAlgorithm(m_sharing);
-        if (algorithm->ForDirectedGraphs() != graph.IsDirected())
+        Ptr<LearnerApplication> app = m_factory.Create<LearnerApplication>();
+        UintegerValue rounds;
+        app->GetAttribute("Rounds", rounds);
+        SharingConfig sharing = m_sharing;
+        if (sharing.trainingRounds == 0)
+        {
+            sharing.trainingRounds = static_cast<uint32_t>(rounds.Get());
+        }
+        auto algorithm = CreateSharingAlgorithm(sharing);
+        if (algorithm->ForDirectedGraphs() != schedule.IsDirected())
         {
             throw std::invalid_argument(
-                "algorithm " + m_sharing.algorithm + " runs on "
-                + (algorithm->ForDirectedGraphs() ? "directed" : "undirected")
-                + " topologies, but the topology is "
-                + (graph.IsDirected() ? "directed" : "undirected"));
+                "algorithm " + m_sharing.algorithm + " runs on " +
+                (algorithm->ForDirectedGraphs() ? "directed" : "undirected") +
+                " topologies, but the topology is " +
+                (schedule.IsDirected() ? "directed" : "undirected"));
         }
+        // Extra communication-only rounds (SCSP) come after the training rounds.
+        app->SetAttribute("Rounds", UintegerValue(rounds.Get() + algorithm->ExtraRounds()));
         Time computeTime = m_computeTime.NextNodeRoundTime(
             learner->TrainFlopsPerSample(), m_training.batchSize, m_training.localSteps);
 
-        Ptr<LearnerApplication> app = m_factory.Create<LearnerApplication>();
         app->SetAttribute("LearnerId", UintegerValue(i));
+        app->SetAttribute("Seed", UintegerValue(m_seed));
         app->SetAttribute("ComputeTime", TimeValue(computeTime));
         if (m_computeTime.GetMode() == ComputeTimeModel::Mode::Measured)
         {
@@ -149,13 +165,19 @@ LearnerHelper::Install(NodeContainer nodes)
         {
             app->SetAttribute("Evaluate", BooleanValue(false));
         }
-        std::vector<LearnerApplication::Peer> outPeers;
-        for (uint32_t j : graph.GetOutNeighbours(i))
+        std::vector<LearnerApplication::PeerSet> phases;
+        for (const OverlayGraph& phase : schedule.GetPhases())
         {
-            // Reach j at j's address on the i-j link, so the traffic takes that link.
-            outPeers.push_back({j, m_overlay->GetAddress(j, i)});
+            LearnerApplication::PeerSet peers;
+            for (uint32_t j : phase.GetOutNeighbours(i))
+            {
+                // Reach j at j's address on the i-j link, so the traffic takes that link.
+                peers.out.push_back({j, m_overlay->GetAddress(j, i)});
+            }
+            peers.in = phase.GetInNeighbours(i);
+            phases.push_back(peers);
         }
-        app->SetPeers(outPeers, graph.GetInNeighbours(i));
+        app->SetPeerSchedule(phases, schedule.GetPeriod());
         app->Setup(std::move(learner), std::move(algorithm), m_data.test);
         nodes.Get(i)->AddApplication(app);
         apps.Add(app);

@@ -48,6 +48,11 @@ class LearnerHelper
     void SetTraining(const TrainingConfig& training);
     void SetSharing(const SharingConfig& sharing);
     void SetOverlay(const Overlay& overlay);
+    /**
+     * For a time-varying overlay: which of the overlay's edges each round uses. The overlay
+     * must have been built from schedule.Union(). Default: the overlay's graph every round.
+     */
+    void SetSchedule(const OverlaySchedule& schedule);
     /// Seeds model initialisation and mini-batch sampling (default 1).
     void SetSeed(uint64_t seed);
     void SetSameInitialModel(bool same);
@@ -71,6 +76,7 @@ class LearnerHelper
     TrainingConfig m_training;
     SharingConfig m_sharing;
     std::optional<Overlay> m_overlay;
+    std::optional<OverlaySchedule> m_schedule;
     uint64_t m_seed = 1;
     bool m_sameInitialModel = true;
     ComputeTimeModel m_computeTime;

@@ -12,7 +12,9 @@
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <ctime>
+#include <limits>
 
 namespace ns3
 {
@@ -34,7 +36,12 @@ LearnerApplication::GetTypeId()
                             UintegerValue(0),
                             MakeUintegerAccessor(&LearnerApplication::m_learnerId),
                             MakeUintegerChecker<uint32_t>())
-              .AddAttribute("Rounds",
+              .AddAttribute("Seed",
+                          "The run's seed, handed to the sharing algorithm (random choices).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&LearnerApplication::m_seed),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("Rounds",
                             "Number of synchronous rounds to run.",
                             UintegerValue(10),
                             MakeUintegerAccessor(&LearnerApplication::m_rounds),
@@ -133,8 +140,35 @@ LearnerApplication::Setup(std::unique_ptr<Learner> learner,
 void
 LearnerApplication::SetPeers(std::vector<Peer> outPeers, std::vector<uint32_t> inPeers)
 {
-    m_outPeers = std::move(outPeers);
-    m_inPeers = std::move(inPeers);
+    SetPeerSchedule({PeerSet{std::move(outPeers), std::move(inPeers)}}, 1);
+}
+
+void
+LearnerApplication::SetPeerSchedule(std::vector<PeerSet> phases, uint32_t period)
+{
+    NS_ABORT_MSG_IF(phases.empty() || period == 0, "a peer schedule needs phases and a period");
+    for (auto& phase : phases)
+    {
+        std::sort(phase.in.begin(), phase.in.end());
+    }
+    m_phases = std::move(phases);
+    m_period = period;
+}
+
+const LearnerApplication::PeerSet&
+LearnerApplication::PhaseOf(uint32_t round) const
+{
+    return m_phases[((round - 1) / m_period) % m_phases.size()];
+}
+
+RoundInfo
+LearnerApplication::InfoOf(uint32_t round) const
+{
+    RoundInfo info;
+    info.round = round;
+    info.outDegree = static_cast<uint32_t>(PhaseOf(round).out.size());
+    info.inDegree = static_cast<uint32_t>(PhaseOf(round).in.size());
+    return info;
 }
 
 Learner&
@@ -190,10 +224,10 @@ LearnerApplication::StartApplication()
     NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_UNLESS(m_learner && m_algorithm,
                         "LearnerApplication " << m_learnerId << " started without Setup()");
+    NS_ABORT_MSG_IF(m_phases.empty(), "LearnerApplication " << m_learnerId << " has no peers");
     SharingContext context;
     context.self = m_learnerId;
-    context.outDegree = static_cast<uint32_t>(m_outPeers.size());
-    context.inDegree = static_cast<uint32_t>(m_inPeers.size());
+    context.seed = m_seed;
     m_algorithm->Initialize(m_learner->GetParameters(), context);
 
     // Accepted sockets inherit the listener's TCP attributes.
@@ -206,7 +240,16 @@ LearnerApplication::StartApplication()
     m_listener->SetAcceptCallback(MakeCallback(&LearnerApplication::AcceptRequest, this),
                                   MakeCallback(&LearnerApplication::NewConnection, this));
 
-    for (const Peer& peer : m_outPeers)
+    // One connection to every node this one sends to in any phase, opened once.
+    std::map<uint32_t, Peer> targets;
+    for (const auto& phase : m_phases)
+    {
+        for (const Peer& peer : phase.out)
+        {
+            targets.emplace(peer.id, peer);
+        }
+    }
+    for (const auto& [id, peer] : targets)
     {
         OutConnection connection;
         connection.peer = peer;
@@ -353,15 +396,17 @@ void
 LearnerApplication::DeliverMessage(Message message)
 {
     const MessageHeader& h = message.header;
-    if (!std::binary_search(m_inPeers.begin(), m_inPeers.end(), h.sender))
-    {
-        NS_FATAL_ERROR("learner " << m_learnerId << " got a message from " << h.sender
-                                  << ", which is not an in-neighbour");
-    }
     if (h.round < m_round || h.round > m_rounds)
     {
         NS_FATAL_ERROR("learner " << m_learnerId << " in round " << m_round
                                   << " got a message of round " << h.round << " from " << h.sender);
+    }
+    const auto& in = PhaseOf(h.round).in;
+    if (!std::binary_search(in.begin(), in.end(), h.sender))
+    {
+        NS_FATAL_ERROR("learner " << m_learnerId << " got a message of round " << h.round
+                                  << " from " << h.sender
+                                  << ", which is not an in-neighbour in that round");
     }
     MessageReport report;
     report.sender = h.sender;
@@ -386,6 +431,15 @@ LearnerApplication::StartRound()
     m_trained = false;
     m_roundValueBytes = 0;
     m_roundMetadataBytes = 0;
+    if (!m_algorithm->TrainsInRound(m_round))
+    {
+        // A communication-only round (SCSP's final gossip): nothing to train, no compute time.
+        m_trainingEvent = Simulator::ScheduleNow(&LearnerApplication::FinishTraining,
+                                                 this,
+                                                 std::numeric_limits<double>::quiet_NaN(),
+                                                 Time(0));
+        return;
+    }
     // The real training runs now; its results become visible after the simulated compute time.
     std::clock_t cpuStart = std::clock();
     double loss = m_learner->Train();
@@ -405,15 +459,19 @@ LearnerApplication::FinishTraining(double trainLoss, Time computeTime)
     m_trainedModel = m_learner->GetParameters();
     m_trainLoss = trainLoss;
     m_roundComputeTime = computeTime;
-    EncodedPayload payload = m_algorithm->Encode(m_round, m_trainedModel);
+    const RoundInfo info = InfoOf(m_round);
+    EncodedPayload payload = m_algorithm->Encode(info, m_trainedModel);
     MessageHeader header;
     header.sender = m_learnerId;
     header.round = m_round;
-    header.senderDegree = static_cast<uint32_t>(m_outPeers.size());
+    header.senderDegree = info.outDegree;
     // One buffer shared by every connection: the bytes are the same for all neighbours.
     auto framed = std::make_shared<const std::vector<uint8_t>>(FrameMessage(header, payload.bytes));
-    for (auto& connection : m_out)
+    for (const Peer& peer : PhaseOf(m_round).out)
     {
+        OutConnection& connection = *std::find_if(m_out.begin(), m_out.end(), [&peer](const auto& c) {
+            return c.peer.id == peer.id;
+        });
         connection.queue.push_back(framed);
         m_roundValueBytes += payload.valueBytes;
         m_roundMetadataBytes += framed->size() - payload.valueBytes;
@@ -442,7 +500,7 @@ LearnerApplication::TryAggregate()
     }
     auto slot = m_inbox.find(m_round);
     size_t have = slot == m_inbox.end() ? 0 : slot->second.size();
-    if (have < m_inPeers.size())
+    if (have < PhaseOf(m_round).in.size())
     {
         return;
     }
@@ -459,7 +517,7 @@ LearnerApplication::TryAggregate()
             received.push_back(r);
         }
     }
-    std::vector<float> next = m_algorithm->Aggregate(m_round, m_trainedModel, received);
+    std::vector<float> next = m_algorithm->Aggregate(InfoOf(m_round), m_trainedModel, received);
     m_learner->SetParameters(next);
     if (slot != m_inbox.end())
     {

@@ -84,11 +84,21 @@ class LearnerApplication : public Application
         Ipv4Address address;
     };
 
+    /// The neighbours of one phase of a (possibly time-varying) overlay.
+    struct PeerSet
+    {
+        std::vector<Peer> out; ///< where this node sends, with addresses
+        std::vector<uint32_t> in; ///< whom it receives from, sorted
+    };
+
     /// Give the application its learner and algorithm (before the simulation starts).
     void Setup(std::unique_ptr<Learner> learner,
                std::unique_ptr<SharingAlgorithm> algorithm,
                std::shared_ptr<const Dataset> testSet);
+    /// A static overlay: the same neighbours every round.
     void SetPeers(std::vector<Peer> outPeers, std::vector<uint32_t> inPeers);
+    /// A time-varying overlay: round t uses phases[((t - 1) / period) mod phases.size()].
+    void SetPeerSchedule(std::vector<PeerSet> phases, uint32_t period);
 
     Learner& GetLearner();
     uint32_t GetLearnerId() const;
@@ -122,6 +132,8 @@ class LearnerApplication : public Application
     void HandleSendSpace(Ptr<Socket> socket, uint32_t available);
     void PushBytes(OutConnection& connection);
     OutConnection& FindConnection(Ptr<Socket> socket);
+    const PeerSet& PhaseOf(uint32_t round) const;
+    RoundInfo InfoOf(uint32_t round) const;
 
     void StartRound();
     void FinishTraining(double trainLoss, Time computeTime);
@@ -132,6 +144,7 @@ class LearnerApplication : public Application
     // Attributes
     uint32_t m_learnerId;
     uint32_t m_rounds;
+    uint64_t m_seed;
     uint16_t m_port;
     uint32_t m_evalEvery;
     uint32_t m_evalSamples;
@@ -147,8 +160,8 @@ class LearnerApplication : public Application
     std::unique_ptr<Learner> m_learner;
     std::unique_ptr<SharingAlgorithm> m_algorithm;
     std::shared_ptr<const Dataset> m_testSet;
-    std::vector<Peer> m_outPeers;
-    std::vector<uint32_t> m_inPeers;
+    std::vector<PeerSet> m_phases;
+    uint32_t m_period = 1;
     uint32_t m_round = 0; ///< the round in progress, from 1
     bool m_trained = false;
     bool m_finished = false;

@@ -134,10 +134,89 @@ OverlayGraph::GetLinks() const
     return links;
 }
 
+OverlaySchedule::OverlaySchedule(OverlayGraph graph)
+    : m_phases{std::move(graph)},
+      m_period(1)
+{
+}
+
+OverlaySchedule::OverlaySchedule(std::vector<OverlayGraph> phases, uint32_t period)
+    : m_phases(std::move(phases)),
+      m_period(period)
+{
+    if (m_phases.empty() || m_period == 0)
+    {
+        throw TopologyError("a time-varying topology needs at least one phase and a period >= 1");
+    }
+    for (const auto& phase : m_phases)
+    {
+        if (phase.GetNNodes() != m_phases[0].GetNNodes() ||
+            phase.IsDirected() != m_phases[0].IsDirected())
+        {
+            throw TopologyError("the phases of a time-varying topology must have the same nodes "
+                                "and all be directed or all undirected");
+        }
+    }
+}
+
+const OverlayGraph&
+OverlaySchedule::At(uint32_t round) const
+{
+    return m_phases[((round - 1) / m_period) % m_phases.size()];
+}
+
+const std::vector<OverlayGraph>&
+OverlaySchedule::GetPhases() const
+{
+    return m_phases;
+}
+
+uint32_t
+OverlaySchedule::GetPeriod() const
+{
+    return m_period;
+}
+
+uint32_t
+OverlaySchedule::GetNNodes() const
+{
+    return m_phases[0].GetNNodes();
+}
+
+bool
+OverlaySchedule::IsDirected() const
+{
+    return m_phases[0].IsDirected();
+}
+
+OverlayGraph
+OverlaySchedule::Union() const
+{
+    OverlayGraph all(GetNNodes(), IsDirected());
+    for (const auto& phase : m_phases)
+    {
+        for (auto [u, v] : phase.GetEdges())
+        {
+            if (!all.HasEdge(u, v))
+            {
+                all.AddEdge(u, v);
+            }
+        }
+    }
+    return all;
+}
+
 std::vector<std::string>
 KnownTopologies()
 {
-    return {"random-regular", "ring", "directed-ring", "complete", "file"};
+    return {"random-regular",
+            "ring",
+            "directed-ring",
+            "complete",
+            "directed-exponential",
+            "time-varying-exponential",
+            "file",
+            "schedule"};
 }
 
 namespace
@@ -271,7 +350,7 @@ MakeCompleteGraph(uint32_t nodes)
 }
 
 OverlayGraph
-ReadEdgeListGraph(const std::string& path, uint32_t nodes, bool directed)
+ReadEdgeListGraph(const std::string& path, uint32_t nodes, bool directed, bool requireConnected)
 {
     std::ifstream in(path);
     if (!in)
@@ -310,7 +389,7 @@ ReadEdgeListGraph(const std::string& path, uint32_t nodes, bool directed)
             throw TopologyError(path + ":" + std::to_string(lineNo) + ": " + e.what());
         }
     }
-    if (!graph.IsConnected())
+    if (requireConnected && !graph.IsConnected())
     {
         throw TopologyError("edge-list file " + path + " does not give a connected graph over "
                             + std::to_string(nodes) + " nodes");
@@ -319,35 +398,85 @@ ReadEdgeListGraph(const std::string& path, uint32_t nodes, bool directed)
 }
 
 OverlayGraph
-MakeTopology(const std::string& name,
-             uint32_t nodes,
-             uint32_t degree,
-             const std::string& file,
-             Ptr<UniformRandomVariable> rng)
+MakeDirectedExponentialGraph(uint32_t nodes)
 {
+    RequireNodes(nodes, 2, "directed-exponential topology");
+    OverlayGraph graph(nodes, true);
+    for (uint32_t r = 0; r < nodes; ++r)
+    {
+        for (uint64_t hop = 1; hop < nodes; hop *= 2)
+        {
+            graph.AddEdge(r, static_cast<uint32_t>((r + hop) % nodes));
+        }
+    }
+    return graph;
+}
+
+OverlaySchedule
+MakeTimeVaryingExponentialSchedule(uint32_t nodes, uint32_t period)
+{
+    RequireNodes(nodes, 2, "time-varying-exponential topology");
+    std::vector<OverlayGraph> phases;
+    for (uint64_t hop = 1; hop < nodes; hop *= 2)
+    {
+        OverlayGraph phase(nodes, true);
+        for (uint32_t r = 0; r < nodes; ++r)
+        {
+            phase.AddEdge(r, static_cast<uint32_t>((r + hop) % nodes));
+        }
+        phases.push_back(phase);
+    }
+    return OverlaySchedule(phases, period);
+}
+
+OverlaySchedule
+MakeTopology(const TopologySpec& spec, Ptr<UniformRandomVariable> rng)
+{
+    const std::string& name = spec.name;
+    const uint32_t n = spec.nodes;
     if (name == "random-regular")
     {
-        return MakeRandomRegularGraph(nodes, degree, rng);
+        return OverlaySchedule(MakeRandomRegularGraph(n, spec.degree, rng));
     }
     if (name == "ring")
     {
-        return MakeRingGraph(nodes);
+        return OverlaySchedule(MakeRingGraph(n));
     }
     if (name == "directed-ring")
     {
-        return MakeDirectedRingGraph(nodes);
+        return OverlaySchedule(MakeDirectedRingGraph(n));
     }
     if (name == "complete")
     {
-        return MakeCompleteGraph(nodes);
+        return OverlaySchedule(MakeCompleteGraph(n));
     }
-    if (name == "file")
+    if (name == "directed-exponential")
     {
-        if (file.empty())
+        return OverlaySchedule(MakeDirectedExponentialGraph(n));
+    }
+    if (name == "time-varying-exponential")
+    {
+        return MakeTimeVaryingExponentialSchedule(n, spec.period);
+    }
+    if (name == "file" || name == "schedule")
+    {
+        if (spec.files.empty() || (name == "file" && spec.files.size() != 1))
         {
-            throw TopologyError("topology = file needs topology.file");
+            throw TopologyError(name == "file" ? "topology = file needs one edge-list file in topology.file"
+                                               : "topology = schedule needs edge-list files in topology.schedule");
         }
-        return ReadEdgeListGraph(file, nodes, false);
+        std::vector<OverlayGraph> phases;
+        for (const auto& file : spec.files)
+        {
+            phases.push_back(ReadEdgeListGraph(file, n, spec.directed, name == "file"));
+        }
+        OverlaySchedule schedule(phases, spec.period);
+        if (!schedule.Union().IsConnected())
+        {
+            throw TopologyError("the edge lists of topology.schedule together do not connect all " +
+                                std::to_string(n) + " nodes");
+        }
+        return schedule;
     }
     std::string known;
     for (const auto& t : KnownTopologies())

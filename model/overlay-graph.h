@@ -62,6 +62,30 @@ class OverlayGraph
     bool Reaches(bool forward) const;
 };
 
+/**
+ * An overlay that may change with time: round t (from 1) uses
+ * phases[((t - 1) / period) mod phases.size()]. A static overlay has one phase.
+ */
+class OverlaySchedule
+{
+  public:
+    explicit OverlaySchedule(OverlayGraph graph);
+    /// Throws TopologyError when phases is empty, period is 0 or the phases disagree on n.
+    OverlaySchedule(std::vector<OverlayGraph> phases, uint32_t period);
+
+    const OverlayGraph& At(uint32_t round) const;
+    const std::vector<OverlayGraph>& GetPhases() const;
+    uint32_t GetPeriod() const;
+    uint32_t GetNNodes() const;
+    bool IsDirected() const;
+    /// Every edge of every phase: the simulated network needs a link for each.
+    OverlayGraph Union() const;
+
+  private:
+    std::vector<OverlayGraph> m_phases;
+    uint32_t m_period;
+};
+
 /// The names accepted by the `topology` key.
 std::vector<std::string> KnownTopologies();
 
@@ -77,21 +101,41 @@ OverlayGraph MakeRingGraph(uint32_t nodes);
 /// Node i sends to i+1 mod n.
 OverlayGraph MakeDirectedRingGraph(uint32_t nodes);
 OverlayGraph MakeCompleteGraph(uint32_t nodes);
+/// Node r sends to r + 2^i mod n for every i with 2^i < n (Assran et al. 2019).
+OverlayGraph MakeDirectedExponentialGraph(uint32_t nodes);
+/**
+ * The time-varying exponential graph of Stochastic Gradient Push: phase i has node r send to
+ * r + 2^i mod n only, so each node has one peer per phase, cycling through the exponential
+ * graph's peers every `period` rounds.
+ */
+OverlaySchedule MakeTimeVaryingExponentialSchedule(uint32_t nodes, uint32_t period);
 /**
  * Read "u v" pairs (whitespace or comma separated, '#' starts a comment) for nodes 0..n-1.
- * The graph must be connected. Errors name the file and line.
+ * The graph must be connected unless requireConnected is false (a phase of a time-varying
+ * overlay). Errors name the file and line.
  */
-OverlayGraph ReadEdgeListGraph(const std::string& path, uint32_t nodes, bool directed);
+OverlayGraph ReadEdgeListGraph(const std::string& path,
+                               uint32_t nodes,
+                               bool directed,
+                               bool requireConnected = true);
+
+/// What MakeTopology needs besides the name.
+struct TopologySpec
+{
+    std::string name = "random-regular";
+    uint32_t nodes = 16;
+    uint32_t degree = 4;             ///< random-regular
+    std::vector<std::string> files;  ///< file: one edge list; schedule: one per phase
+    bool directed = false;           ///< file and schedule: read the edge lists as directed
+    uint32_t period = 1;             ///< time-varying-exponential and schedule
+};
 
 /**
- * Build a topology by name: random-regular, ring, directed-ring, complete or file.
- * `degree` is used by random-regular, `file` by file.
+ * Build a topology by name: random-regular, ring, directed-ring, complete,
+ * directed-exponential, time-varying-exponential, file (one edge list) or schedule (a list of
+ * edge lists, one phase each, rotating every `period` rounds).
  */
-OverlayGraph MakeTopology(const std::string& name,
-                          uint32_t nodes,
-                          uint32_t degree,
-                          const std::string& file,
-                          Ptr<UniformRandomVariable> rng);
+OverlaySchedule MakeTopology(const TopologySpec& spec, Ptr<UniformRandomVariable> rng);
 
 } // namespace ns3
 

@@ -5,6 +5,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -40,10 +41,9 @@ Mean(const std::vector<double>& v)
 
 ResultsWriter::ResultsWriter(const std::string& directory,
                              uint32_t nodes,
-                             uint32_t rounds,
                              double targetAccuracy,
                              std::ostream& log)
-    : m_directory(directory), m_nodes(nodes), m_rounds(rounds), m_targetAccuracy(targetAccuracy),
+    : m_directory(directory), m_nodes(nodes), m_rounds(0), m_targetAccuracy(targetAccuracy),
       m_log(log), m_valueBytes(nodes, 0), m_metadataBytes(nodes, 0)
 {
     m_roundsCsv = OpenCsv(directory + "/rounds.csv",
@@ -66,6 +66,9 @@ ResultsWriter::Attach(ApplicationContainer apps)
                                         MakeCallback(&ResultsWriter::OnEvaluated, this));
         BooleanValue evaluates;
         app->GetAttribute("Evaluate", evaluates);
+        UintegerValue rounds;
+        app->GetAttribute("Rounds", rounds);
+        m_rounds = std::max(m_rounds, static_cast<uint32_t>(rounds.Get()));
         m_evaluatingNodes += evaluates.Get() ? 1 : 0;
     }
 }

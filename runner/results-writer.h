@@ -50,11 +50,10 @@ class ResultsWriter
   public:
     ResultsWriter(const std::string& directory,
                   uint32_t nodes,
-                  uint32_t rounds,
                   double targetAccuracy,
                   std::ostream& log);
 
-    /// Connect to the trace sources of every LearnerApplication in `apps`.
+    /// Connect to the trace sources of every LearnerApplication in `apps` (and learn their rounds).
     void Attach(ApplicationContainer apps);
 
     RunSummary Finish(uint64_t seed);

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 namespace po = boost::program_options;
 
@@ -25,16 +26,36 @@ ScenarioKeys()
         {"topology", "random-regular", "random-regular, ring, directed-ring, complete or file"},
         {"degree", "4", "degree of the random-regular topology"},
         {"topology.file", "", "edge-list file (lines 'u v') for topology = file"},
-        {"algorithm", "dpsgd", "model-sharing algorithm: dpsgd"},
+        {"topology.schedule", "[]", "edge-list files, one per phase, for topology = schedule"},
+        {"topology.directed", "false", "read topology.file / topology.schedule as directed edges"},
+        {"topology.period", "1", "rounds per phase of a time-varying topology"},
+        {"algorithm", "dpsgd", "dpsgd, random-sampling, topk, jwins, choco, sparse-push or scsp"},
+        {"random-sampling.alpha", "0.1", "random sampling: probability of sharing each parameter"},
+        {"topk.alpha", "0.1", "top-k: fraction of parameters shared"},
+        {"topk.accumulation", "false", "top-k: rank by change since last shared (JWINS's rule)"},
+        {"jwins.alphas", "[0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 1.0]", "JWINS: fractions drawn per round"},
+        {"jwins.metadata_cap", "0.5", "JWINS: fractions from this one on share everything"},
+        {"jwins.wavelet", "sym2", "JWINS: haar, db2, db4, sym2, sym4, or none (ablation)"},
+        {"jwins.levels", "4", "JWINS: wavelet decomposition levels"},
+        {"jwins.accumulation", "true", "JWINS: rank by change since last shared (false: ablation)"},
+        {"jwins.random_cutoff", "true", "JWINS: draw the fraction per round (false: list mean)"},
+        {"choco.alpha", "0.1", "CHOCO-SGD: fraction kept by the compression"},
+        {"choco.compression", "topk", "CHOCO-SGD: topk or randomk"},
+        {"choco.gamma", "auto", "CHOCO-SGD: consensus step size, or auto (tuned by gossip)"},
+        {"sparse-push.alpha", "0.01", "Sparse-Push / SCSP: top-k fraction"},
+        {"sparse-push.eta", "auto", "Sparse-Push / SCSP: averaging rate, auto: the paper's pairing"},
+        {"scsp.gossip_rounds", "10", "SCSP: uncompressed push-sum rounds after training"},
+        {"scsp.gossip_eta", "1", "SCSP: averaging rate of the gossip rounds"},
         {"dataset", "fashion-mnist", "fashion-mnist or synthetic"},
         {"dataset.path", "/usr/share/datasets/fashion-mnist", "directory with the IDX files"},
         {"synthetic.train_samples", "4000", "training samples of the synthetic dataset"},
         {"synthetic.test_samples", "1000", "test samples of the synthetic dataset"},
         {"synthetic.classes", "10", "classes of the synthetic dataset"},
         {"synthetic.noise", "1.0", "pixel noise around the class prototypes (synthetic)"},
-        {"partition", "shards", "iid, shards (label-sorted shards) or dirichlet"},
+        {"partition", "shards", "iid, shards (label-sorted shards), dirichlet or skew"},
         {"partition.shards", "2", "shards per node for partition = shards"},
         {"partition.alpha", "1.0", "concentration for partition = dirichlet"},
+        {"partition.skew", "0.8", "fraction label-sorted for partition = skew"},
         {"model", "gn-lenet", "logistic, mlp or gn-lenet"},
         {"model.same_init", "true", "all learners start from the same initial model"},
         {"lr", "0.01", "SGD learning rate"},
@@ -233,6 +254,60 @@ ScenarioConfig::GetChoice(const std::string& key, const std::vector<std::string>
         list += (list.empty() ? "" : ", ") + a;
     }
     throw ScenarioError(key + ": unknown value '" + text + "' (expected one of: " + list + ")");
+}
+
+std::vector<std::string>
+ScenarioConfig::GetList(const std::string& key) const
+{
+    std::string text = GetString(key);
+    auto trim = [](std::string t) {
+        t.erase(0, t.find_first_not_of(" \t"));
+        t.erase(t.find_last_not_of(" \t") + 1);
+        return t;
+    };
+    text = trim(text);
+    if (!text.empty() && text.front() == '[')
+    {
+        if (text.back() != ']')
+        {
+            throw ScenarioError(key + ": a list must end with ']', got '" + text + "'");
+        }
+        text = text.substr(1, text.size() - 2);
+    }
+    std::vector<std::string> items;
+    std::stringstream ss(text);
+    for (std::string item; std::getline(ss, item, ',');)
+    {
+        item = trim(item);
+        if (item.empty())
+        {
+            throw ScenarioError(key + ": empty item in list '" + GetString(key) + "'");
+        }
+        items.push_back(item);
+    }
+    return items;
+}
+
+std::vector<double>
+ScenarioConfig::GetDoubleList(const std::string& key, double min, double max) const
+{
+    std::vector<double> values;
+    for (const auto& item : GetList(key))
+    {
+        char* end = nullptr;
+        double v = std::strtod(item.c_str(), &end);
+        if (*end != '\0' || !std::isfinite(v) || v < min || v > max)
+        {
+            throw ScenarioError(key + ": expected numbers from " + std::to_string(min) + " to " +
+                                std::to_string(max) + ", got '" + item + "'");
+        }
+        values.push_back(v);
+    }
+    if (values.empty())
+    {
+        throw ScenarioError(key + ": the list is empty");
+    }
+    return values;
 }
 
 void

@@ -56,6 +56,11 @@ class ScenarioConfig
     const std::string& GetChoice(const std::string& key,
                                  const std::vector<std::string>& allowed) const;
 
+    /// A bracketed list "[a, b, c]" (or one bare value) as its items.
+    std::vector<std::string> GetList(const std::string& key) const;
+    /// A list of numbers, each in [min, max].
+    std::vector<double> GetDoubleList(const std::string& key, double min, double max) const;
+
     void Set(const std::string& key, const std::string& value);
     /// The scenario file it came from ("" for none).
     const std::string& GetSource() const;

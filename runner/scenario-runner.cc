@@ -3,6 +3,7 @@
  */
 #include "scenario-runner.h"
 
+#include "choco-tuning.h"
 #include "compute-time-model.h"
 #include "idx-reader.h"
 #include "learner-helper.h"
@@ -14,7 +15,9 @@
 #include "overlay-topology-helper.h"
 #include "partitioner.h"
 #include "synthetic-dataset.h"
+#include "wavelet-transform.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -46,7 +49,11 @@ LoadData(const ScenarioConfig& c, uint64_t seed)
 Partition
 MakePartition(const ScenarioConfig& c, const Dataset& train, uint32_t nodes, uint64_t seed)
 {
-    const std::string& kind = c.GetChoice("partition", {"iid", "shards", "dirichlet"});
+    const std::string& kind = c.GetChoice("partition", {"iid", "shards", "dirichlet", "skew"});
+    if (kind == "skew")
+    {
+        return PartitionSkew(train, nodes, c.GetDouble("partition.skew", 0.0, 1.0), seed);
+    }
     if (kind == "iid")
     {
         return PartitionIid(train, nodes, seed);
@@ -99,6 +106,94 @@ WriteLinksCsv(const std::string& path, const std::vector<LinkParameters>& links)
     }
 }
 
+/// The averaging rate the Sparse-Push paper pairs with a top-k fraction (nearest on a log scale).
+double
+PaperEta(double alpha)
+{
+    const std::vector<std::pair<double, double>> pairs = {{1.0, 1.0},
+                                                          {0.5, 0.08},
+                                                          {0.1, 0.01},
+                                                          {0.01, 0.005},
+                                                          {0.001, 0.001}};
+    auto best = pairs.front();
+    for (const auto& p : pairs)
+    {
+        if (std::fabs(std::log(alpha / p.first)) < std::fabs(std::log(alpha / best.first)))
+        {
+            best = p;
+        }
+    }
+    return best.second;
+}
+
+/// Sharing parameters of every algorithm, read from their own keys.
+SharingConfig
+ReadSharing(const ScenarioConfig& c, uint32_t rounds)
+{
+    SharingConfig s;
+    s.algorithm = c.GetChoice("algorithm", KnownAlgorithms());
+    s.trainingRounds = rounds;
+    if (s.algorithm == "random-sampling")
+    {
+        s.alpha = c.GetDouble("random-sampling.alpha", 1e-9, 1.0);
+    }
+    else if (s.algorithm == "topk")
+    {
+        s.alpha = c.GetDouble("topk.alpha", 1e-9, 1.0);
+        s.accumulation = c.GetBool("topk.accumulation");
+    }
+    else if (s.algorithm == "choco")
+    {
+        s.alpha = c.GetDouble("choco.alpha", 1e-9, 1.0);
+        s.chocoCompression = c.GetChoice("choco.compression", {"topk", "randomk"});
+        if (c.GetString("choco.gamma") != "auto")
+        {
+            s.chocoGamma = c.GetDouble("choco.gamma", 1e-9, 1.0);
+        }
+    }
+    else if (s.algorithm == "sparse-push" || s.algorithm == "scsp")
+    {
+        s.alpha = c.GetDouble("sparse-push.alpha", 1e-9, 1.0);
+        s.pushEta = c.GetString("sparse-push.eta") == "auto" ? PaperEta(s.alpha)
+                                                             : c.GetDouble("sparse-push.eta", 1e-9, 1.0);
+        s.scspGossipRounds = static_cast<uint32_t>(c.GetUint("scsp.gossip_rounds", 0, 100000000));
+        s.scspGossipEta = c.GetDouble("scsp.gossip_eta", 1e-9, 1.0);
+    }
+    // JWINS keys are always checked, so a typo there is found whichever algorithm runs.
+    s.jwinsAlphas = c.GetDoubleList("jwins.alphas", 1e-9, 1.0);
+    s.jwinsMetadataCap = c.GetDouble("jwins.metadata_cap", 0.0, 1e9);
+    s.jwinsWavelet = c.GetString("jwins.wavelet");
+    if (s.jwinsWavelet != "none")
+    {
+        std::vector<std::string> wavelets = WaveletTransform::KnownWavelets();
+        wavelets.push_back("none");
+        c.GetChoice("jwins.wavelet", wavelets);
+    }
+    s.jwinsLevels = static_cast<uint32_t>(c.GetUint("jwins.levels", 1, 64));
+    s.jwinsAccumulation = c.GetBool("jwins.accumulation");
+    s.jwinsRandomCutoff = c.GetBool("jwins.random_cutoff");
+    return s;
+}
+
+/// CHOCO-SGD's consensus step size for this overlay, tuned by compressed gossip.
+double
+TuneChocoForOverlay(const OverlayGraph& graph, const SharingConfig& sharing, uint64_t seed, std::ostream& log)
+{
+    ChocoTuningSpec spec;
+    for (uint32_t i = 0; i < graph.GetNNodes(); ++i)
+    {
+        spec.neighbours.push_back(graph.GetOutNeighbours(i));
+    }
+    spec.compression = sharing.chocoCompression;
+    spec.alpha = sharing.alpha;
+    spec.seed = seed;
+    ChocoTuningResult result = TuneChocoGamma(spec);
+    log << "choco: consensus step size tuned by " << spec.iterations
+        << " rounds of compressed gossip on random vectors: gamma = " << result.bestGamma
+        << std::endl;
+    return result.bestGamma;
+}
+
 } // namespace
 
 RunSummary
@@ -108,8 +203,20 @@ RunScenario(const ScenarioConfig& c, std::ostream& log)
     const uint32_t nodes = static_cast<uint32_t>(c.GetUint("nodes", 2, 100000));
     const uint32_t rounds = static_cast<uint32_t>(c.GetUint("rounds", 1, 100000000));
     const uint64_t seed = c.GetUint("seed", 1, UINT32_MAX);
-    const std::string& topologyName = c.GetChoice("topology", KnownTopologies());
-    const uint32_t degree = static_cast<uint32_t>(c.GetUint("degree", 1, 100000));
+    TopologySpec topologySpec;
+    topologySpec.name = c.GetChoice("topology", KnownTopologies());
+    topologySpec.nodes = nodes;
+    topologySpec.degree = static_cast<uint32_t>(c.GetUint("degree", 1, 100000));
+    topologySpec.directed = c.GetBool("topology.directed");
+    topologySpec.period = static_cast<uint32_t>(c.GetUint("topology.period", 1, UINT32_MAX));
+    if (topologySpec.name == "file" && !c.GetString("topology.file").empty())
+    {
+        topologySpec.files = {c.GetString("topology.file")};
+    }
+    if (topologySpec.name == "schedule" && c.GetString("topology.schedule") != "[]")
+    {
+        topologySpec.files = c.GetList("topology.schedule");
+    }
     TrainingConfig training;
     training.model = c.GetChoice("model", KnownModels());
     training.lr = c.GetDouble("lr", 0.0, 1e6);
@@ -117,8 +224,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log)
     training.weightDecay = c.GetDouble("weight_decay", 0.0, 1e6);
     training.batchSize = static_cast<uint32_t>(c.GetUint("batch_size", 1, 1000000));
     training.localSteps = static_cast<uint32_t>(c.GetUint("local_steps", 1, 1000000));
-    SharingConfig sharing;
-    sharing.algorithm = c.GetChoice("algorithm", KnownAlgorithms());
+    SharingConfig sharing = ReadSharing(c, rounds);
     const uint32_t mtu = static_cast<uint32_t>(c.GetUint("link.mtu", 576, 65535));
     uint32_t segmentSize = static_cast<uint32_t>(c.GetUint("tcp.segment_size", 0, 65535));
     if (segmentSize == 0)
@@ -169,6 +275,23 @@ RunScenario(const ScenarioConfig& c, std::ostream& log)
     RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
     RngSeedManager::SetRun(1);
 
+    // The overlay first: its errors show before the dataset is loaded.
+    Ptr<UniformRandomVariable> topologyRng = CreateObject<UniformRandomVariable>();
+    topologyRng->SetStream(0);
+    OverlaySchedule schedule = MakeTopology(topologySpec, topologyRng);
+    OverlayGraph graph = schedule.Union();
+    if (CreateSharingAlgorithm(sharing)->ForDirectedGraphs() != schedule.IsDirected())
+    {
+        throw ScenarioError("algorithm " + sharing.algorithm + " needs " +
+                            (schedule.IsDirected() ? "an undirected" : "a directed") +
+                            " topology, but topology " + topologySpec.name + " is " +
+                            (schedule.IsDirected() ? "directed" : "undirected"));
+    }
+    if (sharing.algorithm == "choco" && c.GetString("choco.gamma") == "auto")
+    {
+        sharing.chocoGamma = TuneChocoForOverlay(graph, sharing, seed, log);
+    }
+
     DatasetSplit data = LoadData(c, seed);
     Partition partition = MakePartition(c, *data.train, nodes, seed);
     WritePartitionCsv(out + "/partition.csv", *data.train, partition);
@@ -182,11 +305,6 @@ RunScenario(const ScenarioConfig& c, std::ostream& log)
         }
         log << "\n";
     }
-
-    Ptr<UniformRandomVariable> topologyRng = CreateObject<UniformRandomVariable>();
-    topologyRng->SetStream(0);
-    OverlayGraph graph
-        = MakeTopology(topologyName, nodes, degree, c.GetString("topology.file"), topologyRng);
 
     NodeContainer hosts;
     hosts.Create(nodes);
@@ -203,6 +321,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log)
     learners.SetTraining(training);
     learners.SetSharing(sharing);
     learners.SetOverlay(overlay);
+    learners.SetSchedule(schedule);
     learners.SetSeed(seed);
     learners.SetSameInitialModel(sameInit);
     learners.SetComputeTimeModel(computeModel);
@@ -219,7 +338,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log)
     ApplicationContainer apps = learners.Install(hosts);
     apps.Start(Seconds(0));
 
-    ResultsWriter writer(out, nodes, rounds, target, log);
+    ResultsWriter writer(out, nodes, target, log);
     writer.Attach(apps);
     log << "dlsim: " << nodes << " learners, " << graph.GetEdges().size() << " overlay edges, "
         << rounds << " rounds of " << sharing.algorithm << " on " << data.train->name << " with "

@@ -326,3 +326,39 @@ TEST(Learner, UnknownModelIsRejected)
 
 } // namespace
 } // namespace ns3
+
+namespace ns3
+{
+namespace
+{
+
+TEST(Partitioner, SkewSortsAFractionAndDealsTheRestIid)
+{
+    Dataset d = LabelledData(400); // 4000 samples, 10 classes
+    Partition iid = PartitionSkew(d, 4, 0.0, 1);
+    Partition sorted = PartitionSkew(d, 4, 1.0, 1);
+    Partition mixed = PartitionSkew(d, 4, 0.8, 1);
+    for (const Partition* p : {&iid, &sorted, &mixed})
+    {
+        ExpectExactCover(*p, d.Size());
+    }
+    auto classesOf = [&d](const std::vector<uint32_t>& part) {
+        int n = 0;
+        for (uint32_t c : ClassHistogram(d, part))
+        {
+            n += c > 0;
+        }
+        return n;
+    };
+    // Fully sorted: node 0 holds classes 0-2 (1000 of 4000 samples), none of the others.
+    EXPECT_LE(classesOf(sorted[0]), 3);
+    EXPECT_EQ(classesOf(iid[0]), 10);
+    // 80% skew: node 0 has about 0.8 * 1000 samples of its sorted block's first classes.
+    std::vector<uint32_t> h = ClassHistogram(d, mixed[0]);
+    EXPECT_GT(h[0] + h[1] + h[2], 700u);
+    EXPECT_EQ(classesOf(mixed[0]), 10);
+    EXPECT_THROW(PartitionSkew(d, 4, 1.5, 1), DatasetError);
+}
+
+} // namespace
+} // namespace ns3

@@ -166,11 +166,70 @@ TEST(OverlayGraph, EdgeListFile)
     EXPECT_THROW(ReadEdgeListGraph(path, 2, false), TopologyError); // missing
 }
 
+TopologySpec
+Spec(const std::string& name, uint32_t nodes)
+{
+    TopologySpec spec;
+    spec.name = name;
+    spec.nodes = nodes;
+    return spec;
+}
+
 TEST(OverlayGraph, MakeTopologyByName)
 {
-    EXPECT_EQ(MakeTopology("ring", 5, 0, "", Rng(0)).GetEdges().size(), 5u);
-    EXPECT_THROW(MakeTopology("torus", 5, 0, "", Rng(0)), TopologyError);
-    EXPECT_THROW(MakeTopology("file", 5, 0, "", Rng(0)), TopologyError);
+    EXPECT_EQ(MakeTopology(Spec("ring", 5), Rng(0)).At(1).GetEdges().size(), 5u);
+    EXPECT_THROW(MakeTopology(Spec("torus", 5), Rng(0)), TopologyError);
+    EXPECT_THROW(MakeTopology(Spec("file", 5), Rng(0)), TopologyError);
+}
+
+TEST(OverlayGraph, DirectedExponentialGraph)
+{
+    OverlayGraph g = MakeDirectedExponentialGraph(16);
+    EXPECT_TRUE(g.IsDirected());
+    EXPECT_TRUE(g.IsConnected());
+    EXPECT_EQ(g.GetOutNeighbours(3), (std::vector<uint32_t>{4, 5, 7, 11}));
+    EXPECT_EQ(g.GetInNeighbours(3), (std::vector<uint32_t>{1, 2, 11, 15}));
+    // Not a power of two: peers r+1, r+2, r+4 only, all distinct.
+    OverlayGraph six = MakeDirectedExponentialGraph(6);
+    EXPECT_EQ(six.GetOutNeighbours(5), (std::vector<uint32_t>{0, 1, 3}));
+}
+
+TEST(OverlayGraph, TimeVaryingExponentialCyclesThroughOnePeer)
+{
+    OverlaySchedule s = MakeTimeVaryingExponentialSchedule(8, 2);
+    EXPECT_EQ(s.GetPhases().size(), 3u); // hops 1, 2, 4
+    EXPECT_EQ(s.At(1).GetOutNeighbours(0), std::vector<uint32_t>{1});
+    EXPECT_EQ(s.At(2).GetOutNeighbours(0), std::vector<uint32_t>{1});
+    EXPECT_EQ(s.At(3).GetOutNeighbours(0), std::vector<uint32_t>{2});
+    EXPECT_EQ(s.At(5).GetOutNeighbours(0), std::vector<uint32_t>{4});
+    EXPECT_EQ(s.At(7).GetOutNeighbours(0), std::vector<uint32_t>{1});
+    EXPECT_EQ(s.At(3).GetInNeighbours(0), std::vector<uint32_t>{6});
+    // The network must hold a link for every edge of every phase.
+    OverlayGraph all = s.Union();
+    EXPECT_EQ(all.GetEdges().size(), 24u);
+    EXPECT_EQ(all.GetLinks().size(), 8u + 8u + 4u); // hop 4 pairs r with r+4 both ways
+    EXPECT_TRUE(all.IsConnected());
+}
+
+TEST(OverlayGraph, ScheduleOfEdgeListFiles)
+{
+    std::string a = std::filesystem::temp_directory_path() / "dlsim-phase-a.txt";
+    std::string b = std::filesystem::temp_directory_path() / "dlsim-phase-b.txt";
+    std::ofstream(a) << "0 1\n2 3\n";
+    std::ofstream(b) << "1 2\n3 0\n";
+    TopologySpec spec = Spec("schedule", 4);
+    spec.files = {a, b};
+    spec.directed = true;
+    spec.period = 3;
+    OverlaySchedule s = MakeTopology(spec, Rng(0));
+    EXPECT_TRUE(s.IsDirected());
+    EXPECT_EQ(s.At(3).GetOutNeighbours(0), std::vector<uint32_t>{1});
+    EXPECT_EQ(s.At(4).GetOutNeighbours(3), std::vector<uint32_t>{0});
+    EXPECT_TRUE(s.Union().IsConnected());
+    spec.files = {a};
+    EXPECT_THROW(MakeTopology(spec, Rng(0)), TopologyError); // the union is not connected
+    std::filesystem::remove(a);
+    std::filesystem::remove(b);
 }
 
 } // namespace

@@ -1226,3 +1226,49 @@ TEST(PayloadCodecPerf, MillionIndices)
 
 } // namespace
 } // namespace ns3
+
+namespace ns3
+{
+namespace
+{
+
+TEST(PayloadCodecScalars, RoundTripOnEveryFormAndCountAsMetadata)
+{
+    Payload full{PayloadForm::Full, 2, {}, {1.5f, -2.0f}};
+    Payload sparse{PayloadForm::Sparse, 10, {2, 9}, {3.0f, 4.0f}};
+    Payload mask{PayloadForm::RandomMask, 10, {}, {5.0f}, 77, 0.25f};
+    for (Payload p : {full, sparse, mask})
+    {
+        EncodedPayload plain = EncodePayload(p);
+        p.scalars = {0.125, -1e300};
+        EncodedPayload withScalars = EncodePayload(p);
+        EXPECT_EQ(withScalars.bytes.size(), plain.bytes.size() + 1 + 16);
+        EXPECT_EQ(withScalars.valueBytes, plain.valueBytes);
+        Payload back = DecodePayload(withScalars.bytes.data(), withScalars.bytes.size());
+        EXPECT_EQ(back.scalars, p.scalars);
+        EXPECT_EQ(back.values, p.values);
+        EXPECT_EQ(back.indices, p.indices);
+        EXPECT_EQ(back.length, p.length);
+        // Every truncation is rejected.
+        for (size_t n = 0; n < withScalars.bytes.size(); ++n)
+        {
+            std::vector<uint8_t> prefix(withScalars.bytes.begin(), withScalars.bytes.begin() + n);
+            EXPECT_THROW(DecodePayload(prefix.data(), prefix.size()), PayloadError) << n;
+        }
+    }
+}
+
+TEST(PayloadCodecScalars, FlagWithoutScalarsIsRejected)
+{
+    EncodedPayload e = EncodePayload(Payload{PayloadForm::Full, 1, {}, {1.0f}});
+    std::vector<uint8_t> bad = e.bytes;
+    bad[0] |= 0x80;
+    bad.insert(bad.begin() + 5, 0); // count 0
+    EXPECT_THROW(DecodePayload(bad.data(), bad.size()), PayloadError);
+    Payload tooMany{PayloadForm::Full, 1, {}, {1.0f}};
+    tooMany.scalars.assign(256, 1.0);
+    EXPECT_THROW(EncodePayload(tooMany), PayloadError);
+}
+
+} // namespace
+} // namespace ns3

@@ -14,13 +14,10 @@ namespace
 TEST(DpsgdSharing, SendsEveryValueAndAveragesWithMetropolisHastingsWeights)
 {
     auto algorithm = CreateSharingAlgorithm(SharingConfig{"dpsgd"});
-    SharingContext context;
-    context.self = 0;
-    context.inDegree = 2;
-    context.outDegree = 2;
     std::vector<float> own = {1.0f, 2.0f, 3.0f};
-    algorithm->Initialize(own, context);
-    EncodedPayload sent = algorithm->Encode(1, own);
+    algorithm->Initialize(own, SharingContext{});
+    RoundInfo round{1, 2, 2};
+    EncodedPayload sent = algorithm->Encode(round, own);
     EXPECT_EQ(sent.bytes.size(), 5u + 4 * 3);
     EXPECT_EQ(sent.valueBytes, 12u);
 
@@ -31,7 +28,7 @@ TEST(DpsgdSharing, SendsEveryValueAndAveragesWithMetropolisHastingsWeights)
     // Neighbour 1 has degree 2, neighbour 2 degree 4: w = 1/3 and 1/5, self 1 - 8/15.
     std::vector<ReceivedPayload> received
         = {{1, 2, e1.bytes.data(), e1.bytes.size()}, {2, 4, e2.bytes.data(), e2.bytes.size()}};
-    std::vector<float> next = algorithm->Aggregate(1, own, received);
+    std::vector<float> next = algorithm->Aggregate(round, own, received);
     for (size_t k = 0; k < 3; ++k)
     {
         double expected = (7.0 / 15) * own[k] + (1.0 / 3) * p1.values[k] + (1.0 / 5) * p2.values[k];
@@ -42,16 +39,15 @@ TEST(DpsgdSharing, SendsEveryValueAndAveragesWithMetropolisHastingsWeights)
 TEST(DpsgdSharing, RejectsPayloadsThatDoNotFitTheModel)
 {
     auto algorithm = CreateSharingAlgorithm(SharingConfig{"dpsgd"});
-    SharingContext context;
-    context.inDegree = 1;
     std::vector<float> own(4, 0.0f);
-    algorithm->Initialize(own, context);
+    algorithm->Initialize(own, SharingContext{});
+    RoundInfo round{1, 1, 1};
     EncodedPayload wrongLength = EncodePayload(Payload{PayloadForm::Full, 3, {}, {1, 2, 3}});
     std::vector<ReceivedPayload> r = {{1, 1, wrongLength.bytes.data(), wrongLength.bytes.size()}};
-    EXPECT_THROW(algorithm->Aggregate(1, own, r), PayloadError);
+    EXPECT_THROW(algorithm->Aggregate(round, own, r), PayloadError);
     EncodedPayload good = EncodePayload(Payload{PayloadForm::Full, 4, {}, {1, 2, 3, 4}});
     r = {{1, 1, good.bytes.data(), good.bytes.size() - 1}};
-    EXPECT_THROW(algorithm->Aggregate(1, own, r), PayloadError);
+    EXPECT_THROW(algorithm->Aggregate(round, own, r), PayloadError);
 }
 
 TEST(SharingFactory, UnknownAlgorithmIsRejected)

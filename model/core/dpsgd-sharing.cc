@@ -9,14 +9,13 @@ namespace ns3
 {
 
 void
-DpsgdSharing::Initialize(const std::vector<float>& initialModel, const SharingContext& context)
+DpsgdSharing::Initialize(const std::vector<float>& initialModel, const SharingContext& /* context */)
 {
-    m_context = context;
     m_length = initialModel.size();
 }
 
 EncodedPayload
-DpsgdSharing::Encode(uint32_t /* round */, const std::vector<float>& trainedModel)
+DpsgdSharing::Encode(const RoundInfo& /* round */, const std::vector<float>& trainedModel)
 {
     Payload payload;
     payload.form = PayloadForm::Full;
@@ -26,7 +25,7 @@ DpsgdSharing::Encode(uint32_t /* round */, const std::vector<float>& trainedMode
 }
 
 std::vector<float>
-DpsgdSharing::Aggregate(uint32_t /* round */,
+DpsgdSharing::Aggregate(const RoundInfo& round,
                         const std::vector<float>& trainedModel,
                         const std::vector<ReceivedPayload>& received)
 {
@@ -40,7 +39,7 @@ DpsgdSharing::Aggregate(uint32_t /* round */,
             throw PayloadError("D-PSGD expects a full payload of " + std::to_string(m_length)
                                + " values from node " + std::to_string(message.sender));
         }
-        double w = MetropolisHastingsWeight(m_context.inDegree, message.senderDegree);
+        double w = MetropolisHastingsWeight(round.inDegree, message.senderDegree);
         selfWeight -= w;
         for (size_t k = 0; k < m_length; ++k)
         {

@@ -19,14 +19,13 @@ class DpsgdSharing : public SharingAlgorithm
 {
   public:
     void Initialize(const std::vector<float>& initialModel, const SharingContext& context) override;
-    EncodedPayload Encode(uint32_t round, const std::vector<float>& trainedModel) override;
-    std::vector<float> Aggregate(uint32_t round,
+    EncodedPayload Encode(const RoundInfo& round, const std::vector<float>& trainedModel) override;
+    std::vector<float> Aggregate(const RoundInfo& round,
                                  const std::vector<float>& trainedModel,
                                  const std::vector<ReceivedPayload>& received) override;
     bool ForDirectedGraphs() const override;
 
   private:
-    SharingContext m_context;
     size_t m_length = 0;
 };
 

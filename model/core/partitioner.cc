@@ -4,6 +4,7 @@
 #include "partitioner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <random>
 #include <string>
@@ -102,6 +103,33 @@ PartitionShards(const Dataset& data, uint32_t nodes, uint32_t shardsPerNode, uin
         }
     }
     return result;
+}
+
+Partition
+PartitionSkew(const Dataset& data, uint32_t nodes, double skew, uint64_t seed)
+{
+    CheckNodes(data, nodes);
+    if (!(skew >= 0.0 && skew <= 1.0))
+    {
+        throw DatasetError("partition.skew must lie in [0, 1], got " + std::to_string(skew));
+    }
+    std::mt19937_64 rng(seed);
+    std::vector<uint32_t> all = AllIndices(data);
+    Shuffle(all, rng);
+    const size_t skewed = static_cast<size_t>(std::llround(skew * all.size()));
+    std::vector<uint32_t> sorted(all.begin(), all.begin() + skewed);
+    std::vector<uint32_t> rest(all.begin() + skewed, all.end());
+    std::stable_sort(sorted.begin(), sorted.end(), [&data](uint32_t a, uint32_t b) {
+        return data.labels[a] < data.labels[b];
+    });
+    Partition blocks = DealContiguous(sorted, nodes);
+    Partition iid = DealContiguous(rest, nodes);
+    for (uint32_t node = 0; node < nodes; ++node)
+    {
+        blocks[node].insert(blocks[node].end(), iid[node].begin(), iid[node].end());
+        std::sort(blocks[node].begin(), blocks[node].end());
+    }
+    return blocks;
 }
 
 Partition

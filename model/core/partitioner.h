@@ -36,6 +36,13 @@ Partition PartitionShards(const Dataset& data,
  */
 Partition PartitionDirichlet(const Dataset& data, uint32_t nodes, double alpha, uint64_t seed);
 
+/**
+ * Data skew of the Sparse-Push paper (Aketi et al. 2021): a fraction `skew` of the samples,
+ * chosen at random, is sorted by label and dealt out in contiguous blocks, one per node; the
+ * rest is dealt IID. skew = 0 is IID, skew = 1 is fully label-sorted.
+ */
+Partition PartitionSkew(const Dataset& data, uint32_t nodes, double skew, uint64_t seed);
+
 } // namespace ns3
 
 #endif // DLSIM_PARTITIONER_H

@@ -21,6 +21,8 @@ namespace
 
 // Sizes of the fixed parts of the wire format, in bytes.
 constexpr size_t kHeaderBytes = 1 + 4;           // form, length
+constexpr uint8_t kScalarsFlag = 0x80;           // form-byte bit: scalars follow the length
+constexpr size_t kMaxScalars = 255;
 constexpr size_t kSparseFixedBytes = 4 + 4;      // first index, gap section size
 constexpr size_t kMaskFixedBytes = 8 + 4 + 4;    // seed, alpha, count
 constexpr size_t kValueBytes = sizeof(uint32_t); // one float32 value
@@ -506,20 +508,41 @@ EncodePayload(const Payload& payload)
                    static_cast<unsigned>(payload.form),
                    ")");
     }
+    if (payload.scalars.size() > kMaxScalars)
+    {
+        EncodeFail("too many scalars: ", payload.scalars.size(), " (at most ", kMaxScalars, ")");
+    }
     EncodedPayload out;
     switch (payload.form)
     {
         case PayloadForm::Full:
             EncodeFull(payload, out);
-            return out;
+            break;
         case PayloadForm::Sparse:
             EncodeSparse(payload, out);
-            return out;
+            break;
         case PayloadForm::RandomMask:
             EncodeRandomMask(payload, out);
-            return out;
+            break;
+        default:
+            EncodeFail("unknown payload form ", static_cast<unsigned>(payload.form));
     }
-    EncodeFail("unknown payload form ", static_cast<unsigned>(payload.form));
+    if (!payload.scalars.empty())
+    {
+        // Flag them in the form byte and put them right after the length, so that every form
+        // still ends with its values.
+        std::vector<uint8_t> extra;
+        PutU8(extra, static_cast<uint8_t>(payload.scalars.size()));
+        for (double v : payload.scalars)
+        {
+            uint64_t bits;
+            std::memcpy(&bits, &v, sizeof bits);
+            PutU64(extra, bits);
+        }
+        out.bytes[0] |= kScalarsFlag;
+        out.bytes.insert(out.bytes.begin() + kHeaderBytes, extra.begin(), extra.end());
+    }
+    return out;
 }
 
 Payload
@@ -531,7 +554,9 @@ DecodePayload(const uint8_t* data, size_t size)
     }
     Cursor in(data, size);
     Payload payload;
-    const uint8_t form = in.U8("form");
+    uint8_t form = in.U8("form");
+    const bool hasScalars = (form & kScalarsFlag) != 0;
+    form &= static_cast<uint8_t>(~kScalarsFlag);
     if (form != static_cast<uint8_t>(PayloadForm::Full)
         && form != static_cast<uint8_t>(PayloadForm::Sparse)
         && form != static_cast<uint8_t>(PayloadForm::RandomMask))
@@ -540,6 +565,20 @@ DecodePayload(const uint8_t* data, size_t size)
     }
     payload.form = static_cast<PayloadForm>(form);
     payload.length = in.U32("length");
+    if (hasScalars)
+    {
+        const uint8_t count = in.U8("scalar count");
+        if (count == 0)
+        {
+            DecodeFail("scalar flag set but no scalars follow");
+        }
+        payload.scalars.resize(count);
+        for (double& v : payload.scalars)
+        {
+            uint64_t bits = in.U64("scalar");
+            std::memcpy(&v, &bits, sizeof v);
+        }
+    }
 
     switch (payload.form)
     {

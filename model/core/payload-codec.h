@@ -37,6 +37,9 @@
  *
  * For RandomMask the codec does not regenerate the mask: the receiver does, from seed and alpha,
  * and must check that the mask keeps exactly `count` positions.
+  * Scalars (any form, optional): when the form byte has bit 0x80 set, a u8 count (1..255) and
+ * that many float64 numbers follow the length field, before the form's own fields. They carry
+ * per-message numbers such as a push-sum weight and count as metadata.
  */
 
 #ifndef DLSIM_PAYLOAD_CODEC_H
@@ -68,6 +71,7 @@ struct Payload
                                    //!< RandomMask: one per kept position
     uint64_t seed = 0;             //!< RandomMask only: the mask generator's seed
     float alpha = 0.0f;            //!< RandomMask only: keep probability in [0, 1]
+    std::vector<double> scalars;   //!< any form: up to 255 extra numbers (e.g. a push-sum weight)
 };
 
 /// The bytes of one encoded payload and how many of them are values.

@@ -16,20 +16,26 @@
 namespace ns3
 {
 
-/// What an algorithm knows about its node's place in the overlay.
+/// What an algorithm knows about its node, fixed for the whole run.
 struct SharingContext
 {
     uint32_t self = 0;
-    uint32_t outDegree = 0; ///< neighbours this node sends to
-    uint32_t inDegree = 0;  ///< neighbours this node receives from
-    uint64_t seed = 0;      ///< the run's seed, for algorithms that draw at random
+    uint64_t seed = 0; ///< the run's seed, for algorithms that draw at random
+};
+
+/// The node's place in the overlay in one round (time-varying graphs change it every period).
+struct RoundInfo
+{
+    uint32_t round = 1;     ///< rounds are numbered from 1
+    uint32_t outDegree = 0; ///< neighbours this node sends to in this round
+    uint32_t inDegree = 0;  ///< neighbours this node receives from in this round
 };
 
 /// A payload as it came off the network, still encoded.
 struct ReceivedPayload
 {
     uint32_t sender = 0;
-    uint32_t senderDegree = 0; ///< the sender's out-degree, carried in the message header
+    uint32_t senderDegree = 0; ///< the sender's out-degree in this round, from the message header
     const uint8_t* data = nullptr;
     size_t size = 0;
 };
@@ -39,39 +45,67 @@ struct ReceivedPayload
  * receives into the model it trains from next. It never sees sockets or simulated time: the
  * learner application moves its bytes and does not know which algorithm runs.
  *
- * Per round t the application calls Encode once (the same payload goes to every out-neighbour),
- * then Aggregate once with the round-t payloads of all in-neighbours, sorted by sender.
+ * Per round the application calls Encode once (the same payload goes to every out-neighbour),
+ * then Aggregate once with the round's payloads of all in-neighbours, sorted by sender.
  */
 class SharingAlgorithm
 {
   public:
     virtual ~SharingAlgorithm() = default;
 
-    /// Called once, before round 0, with the node's initial model.
-    virtual void Initialize(const std::vector<float>& initialModel, const SharingContext& context)
-        = 0;
+    /// Called once, before round 1, with the node's initial model.
+    virtual void Initialize(const std::vector<float>& initialModel, const SharingContext& context) = 0;
 
-    /// Encode what this node shares in `round`, given its model after local training.
-    virtual EncodedPayload Encode(uint32_t round, const std::vector<float>& trainedModel) = 0;
+    /// Encode what this node shares in a round, given its model after local training.
+    virtual EncodedPayload Encode(const RoundInfo& round, const std::vector<float>& trainedModel) = 0;
 
     /**
      * Decode the received payloads and combine them with the node's own trained model.
      * Returns the model the learner trains from in the next round.
      * Throws PayloadError when a payload is malformed or does not fit the model.
      */
-    virtual std::vector<float> Aggregate(uint32_t round,
+    virtual std::vector<float> Aggregate(const RoundInfo& round,
                                          const std::vector<float>& trainedModel,
-                                         const std::vector<ReceivedPayload>& received)
-        = 0;
+                                         const std::vector<ReceivedPayload>& received) = 0;
 
     /// True for algorithms designed for directed (push) graphs, false for undirected ones.
     virtual bool ForDirectedGraphs() const = 0;
+
+    /// Whether the node trains before sharing in this round (SCSP's final gossip rounds do not).
+    virtual bool TrainsInRound(uint32_t round) const;
+
+    /// Rounds the algorithm runs after the configured training rounds (SCSP's gossip rounds).
+    virtual uint32_t ExtraRounds() const;
 };
 
-/// Parameters of the sharing algorithms, read from the scenario.
+/// Parameters of the sharing algorithms, read from the scenario (see doc/dlsim.rst).
 struct SharingConfig
 {
     std::string algorithm = "dpsgd";
+    /// Sharing fraction of random sampling, top-k, CHOCO-SGD's compression and Sparse-Push.
+    double alpha = 0.1;
+    /// Top-k: rank by change accumulated since a value was last shared (JWINS's rule).
+    bool accumulation = false;
+    /// JWINS: the list a node draws its fraction from every round.
+    std::vector<double> jwinsAlphas = {0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 1.0};
+    /// JWINS: fractions at or above this share everything, without indices.
+    double jwinsMetadataCap = 0.5;
+    /// JWINS: wavelet name, or "none" for the ablation without wavelet.
+    std::string jwinsWavelet = "sym2";
+    uint32_t jwinsLevels = 4;
+    bool jwinsAccumulation = true;
+    /// JWINS: false fixes the fraction to the list's mean (the ablation without random cut-off).
+    bool jwinsRandomCutoff = true;
+    /// CHOCO-SGD: "topk" or "randomk", and the consensus step size.
+    std::string chocoCompression = "topk";
+    double chocoGamma = 0.5;
+    /// Sparse-Push / SCSP: averaging rate of the compressed rounds.
+    double pushEta = 0.01;
+    /// SCSP: uncompressed push-sum rounds after the training rounds, and their averaging rate.
+    uint32_t scspGossipRounds = 10;
+    double scspGossipEta = 1.0;
+    /// Training rounds of the run (SCSP gossips after them).
+    uint32_t trainingRounds = 0;
 };
 
 /// The names accepted by the `algorithm` key.

@@ -1,0 +1,113 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "choco-sharing.h"
+
+#include "mixing-weights.h"
+#include "sparse-selection.h"
+
+#include <cmath>
+
+namespace ns3
+{
+
+ChocoSharing::ChocoSharing(const std::string& compression, double alpha, double gamma)
+    : m_randomK(compression == "randomk"),
+      m_alpha(alpha),
+      m_gamma(gamma)
+{
+    if (compression != "topk" && compression != "randomk")
+    {
+        throw std::invalid_argument("choco.compression must be topk or randomk, got '" +
+                                    compression + "'");
+    }
+    if (!(alpha > 0.0 && alpha <= 1.0) || !(gamma > 0.0 && gamma <= 1.0))
+    {
+        throw std::invalid_argument("CHOCO-SGD needs alpha and gamma in (0, 1]");
+    }
+}
+
+void
+ChocoSharing::Initialize(const std::vector<float>& initialModel, const SharingContext& context)
+{
+    m_public.assign(initialModel.size(), 0.0f);
+    m_s.assign(initialModel.size(), 0.0);
+    m_rng.seed(context.seed * 1000003ull + context.self * 7919ull + 2);
+}
+
+EncodedPayload
+ChocoSharing::Encode(const RoundInfo& /* round */, const std::vector<float>& trainedModel)
+{
+    const size_t n = trainedModel.size();
+    std::vector<float> difference(n);
+    for (size_t i = 0; i < n; ++i)
+    {
+        difference[i] = trainedModel[i] - m_public[i];
+    }
+    const uint32_t k = SelectionSize(m_alpha, n);
+    m_sent = Payload();
+    m_sent.form = PayloadForm::Sparse;
+    m_sent.length = static_cast<uint32_t>(n);
+    if (m_randomK)
+    {
+        m_sent.indices = RandomKIndices(m_rng, k, n);
+    }
+    else
+    {
+        std::vector<float> magnitude(n);
+        for (size_t i = 0; i < n; ++i)
+        {
+            magnitude[i] = std::fabs(difference[i]);
+        }
+        m_sent.indices = TopKIndices(magnitude, k);
+    }
+    for (uint32_t i : m_sent.indices)
+    {
+        m_sent.values.push_back(difference[i]);
+    }
+    return EncodePayload(m_sent);
+}
+
+std::vector<float>
+ChocoSharing::Aggregate(const RoundInfo& round,
+                        const std::vector<float>& trainedModel,
+                        const std::vector<ReceivedPayload>& received)
+{
+    double selfWeight = 1.0;
+    for (const auto& message : received)
+    {
+        Payload q = DecodePayload(message.data, message.size);
+        if (q.form != PayloadForm::Sparse || q.length != m_public.size())
+        {
+            throw PayloadError("CHOCO-SGD expects a sparse payload over " +
+                               std::to_string(m_public.size()) + " values from node " +
+                               std::to_string(message.sender));
+        }
+        double w = MetropolisHastingsWeight(round.inDegree, message.senderDegree);
+        selfWeight -= w;
+        for (size_t n = 0; n < q.indices.size(); ++n)
+        {
+            m_s[q.indices[n]] += w * q.values[n];
+        }
+    }
+    for (size_t n = 0; n < m_sent.indices.size(); ++n)
+    {
+        uint32_t i = m_sent.indices[n];
+        m_public[i] += m_sent.values[n];
+        m_s[i] += selfWeight * m_sent.values[n];
+    }
+    std::vector<float> next(trainedModel.size());
+    for (size_t i = 0; i < next.size(); ++i)
+    {
+        next[i] = static_cast<float>(trainedModel[i] + m_gamma * (m_s[i] - m_public[i]));
+    }
+    return next;
+}
+
+bool
+ChocoSharing::ForDirectedGraphs() const
+{
+    return false;
+}
+
+} // namespace ns3

@@ -1,0 +1,47 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * CHOCO-SGD (Koloskova, Stich, Jaggi, ICML 2019): gossip of compressed model differences.
+ */
+#ifndef DLSIM_CHOCO_SHARING_H
+#define DLSIM_CHOCO_SHARING_H
+
+#include "sharing-algorithm.h"
+
+#include <random>
+
+namespace ns3
+{
+
+/**
+ * State per node: the model x, its public copy x̂ (zeros at start) and
+ * s = sum_{j in N(i) ∪ {i}} w_ij x̂_j (zeros at start). Per round: q = C(x½ - x̂) (top-k or
+ * random-k of a fraction alpha, sent as indices and values); x̂ += q; s += w_ii q + sum_j w_ij q_j;
+ * x = x½ + gamma (s - x̂). With no compression and gamma = 1 this is D-PSGD.
+ */
+class ChocoSharing : public SharingAlgorithm
+{
+  public:
+    /// compression: "topk" or "randomk"; alpha: fraction kept; gamma: consensus step size.
+    ChocoSharing(const std::string& compression, double alpha, double gamma);
+
+    void Initialize(const std::vector<float>& initialModel, const SharingContext& context) override;
+    EncodedPayload Encode(const RoundInfo& round, const std::vector<float>& trainedModel) override;
+    std::vector<float> Aggregate(const RoundInfo& round,
+                                 const std::vector<float>& trainedModel,
+                                 const std::vector<ReceivedPayload>& received) override;
+    bool ForDirectedGraphs() const override;
+
+  private:
+    bool m_randomK;
+    double m_alpha;
+    double m_gamma;
+    std::mt19937_64 m_rng;
+    std::vector<float> m_public; ///< x̂
+    std::vector<double> m_s;     ///< s, kept in double: it accumulates every round's updates
+    Payload m_sent;              ///< this round's q, sparse
+};
+
+} // namespace ns3
+
+#endif // DLSIM_CHOCO_SHARING_H

@@ -1,0 +1,37 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * The transform T the partial-model sharing family works in: identity or a wavelet transform.
+ */
+#ifndef DLSIM_MODEL_TRANSFORM_H
+#define DLSIM_MODEL_TRANSFORM_H
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class WaveletTransform;
+
+/// A linear, invertible map from the flat model (length N) to coefficients (length L >= N).
+class ModelTransform
+{
+  public:
+    virtual ~ModelTransform() = default;
+    virtual size_t OutputLength() const = 0;
+    virtual std::vector<float> Forward(const std::vector<float>& x) const = 0;
+    /// The inverse, truncated to the model length N.
+    virtual std::vector<float> Inverse(const std::vector<float>& coefficients) const = 0;
+};
+
+/**
+ * Make the transform for a model of `length` parameters: wavelet "none" gives the identity,
+ * any other name the multilevel DWT with that wavelet and number of levels (PyWavelets layout).
+ */
+std::unique_ptr<ModelTransform> MakeModelTransform(const std::string& wavelet, uint32_t levels, size_t length);
+
+} // namespace ns3
+
+#endif // DLSIM_MODEL_TRANSFORM_H

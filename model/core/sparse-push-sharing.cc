@@ -1,0 +1,157 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "sparse-push-sharing.h"
+
+#include "mixing-weights.h"
+#include "sparse-selection.h"
+
+#include <cmath>
+
+namespace ns3
+{
+
+SparsePushSharing::SparsePushSharing(double alpha,
+                                     double eta,
+                                     uint32_t trainingRounds,
+                                     uint32_t gossipRounds,
+                                     double gossipEta)
+    : m_alpha(alpha),
+      m_eta(eta),
+      m_trainingRounds(trainingRounds),
+      m_gossipRounds(gossipRounds),
+      m_gossipEta(gossipEta)
+{
+    if (!(alpha > 0.0 && alpha <= 1.0) || !(eta > 0.0 && eta <= 1.0) ||
+        !(gossipEta > 0.0 && gossipEta <= 1.0))
+    {
+        throw std::invalid_argument("Sparse-Push needs alpha, eta and the gossip eta in (0, 1]");
+    }
+}
+
+void
+SparsePushSharing::Initialize(const std::vector<float>& initialModel, const SharingContext& /* context */)
+{
+    m_x.assign(initialModel.begin(), initialModel.end());
+    m_error.assign(initialModel.size(), 0.0);
+    m_weight = 1.0;
+    m_z = initialModel;
+}
+
+bool
+SparsePushSharing::IsGossipRound(uint32_t round) const
+{
+    return m_trainingRounds > 0 && round > m_trainingRounds;
+}
+
+EncodedPayload
+SparsePushSharing::Encode(const RoundInfo& round, const std::vector<float>& trainedModel)
+{
+    const size_t n = m_x.size();
+    m_sent = Payload();
+    m_sent.length = static_cast<uint32_t>(n);
+    m_sent.scalars = {m_weight};
+    if (IsGossipRound(round.round))
+    {
+        // Uncompressed push-sum: share x itself; no training happened, so x̂ = x.
+        m_sent.form = PayloadForm::Full;
+        m_sent.values.assign(m_x.begin(), m_x.end());
+        return EncodePayload(m_sent);
+    }
+    // x̂ = x + (z' - z): the local steps taken at z, applied to x.
+    std::vector<double> v(n);
+    std::vector<float> magnitude(n);
+    for (size_t i = 0; i < n; ++i)
+    {
+        m_x[i] += static_cast<double>(trainedModel[i]) - m_z[i];
+        v[i] = m_x[i] + m_error[i];
+        magnitude[i] = static_cast<float>(std::fabs(v[i]));
+    }
+    m_sent.form = PayloadForm::Sparse;
+    m_sent.indices = TopKIndices(magnitude, SelectionSize(m_alpha, n));
+    m_error = v;
+    for (uint32_t i : m_sent.indices)
+    {
+        m_sent.values.push_back(static_cast<float>(v[i]));
+        // δ = v - C[v], with C[v] as it travels (float32), so nothing is lost to rounding.
+        m_error[i] = v[i] - static_cast<double>(m_sent.values.back());
+    }
+    return EncodePayload(m_sent);
+}
+
+std::vector<float>
+SparsePushSharing::Aggregate(const RoundInfo& round,
+                             const std::vector<float>& /* trainedModel */,
+                             const std::vector<ReceivedPayload>& received)
+{
+    const double eta = IsGossipRound(round.round) ? m_gossipEta : m_eta;
+    const size_t n = m_x.size();
+    // Own term: (W_ii - 1) C[v_i], with W_ii = 1 / (own out-degree + 1).
+    const double selfCoefficient = eta * (PushSumWeight(round.outDegree) - 1.0);
+    std::vector<double> delta(n, 0.0);
+    auto add = [&delta, n](const Payload& p, double coefficient) {
+        if (p.form == PayloadForm::Full)
+        {
+            for (size_t i = 0; i < n; ++i)
+            {
+                delta[i] += coefficient * p.values[i];
+            }
+        }
+        else
+        {
+            for (size_t k = 0; k < p.indices.size(); ++k)
+            {
+                delta[p.indices[k]] += coefficient * p.values[k];
+            }
+        }
+    };
+    add(m_sent, selfCoefficient);
+    double weightDelta = selfCoefficient * m_weight;
+    for (const auto& message : received)
+    {
+        Payload p = DecodePayload(message.data, message.size);
+        if (p.length != n || p.scalars.size() != 1 ||
+            (p.form != PayloadForm::Sparse && p.form != PayloadForm::Full))
+        {
+            throw PayloadError("Sparse-Push expects a payload over " + std::to_string(n) +
+                               " values with a push-sum weight from node " +
+                               std::to_string(message.sender));
+        }
+        const double coefficient = eta * PushSumWeight(message.senderDegree);
+        add(p, coefficient);
+        weightDelta += coefficient * p.scalars[0];
+    }
+    m_weight += weightDelta;
+    for (size_t i = 0; i < n; ++i)
+    {
+        m_x[i] += delta[i];
+        m_z[i] = static_cast<float>(m_x[i] / m_weight);
+    }
+    return m_z;
+}
+
+bool
+SparsePushSharing::ForDirectedGraphs() const
+{
+    return true;
+}
+
+bool
+SparsePushSharing::TrainsInRound(uint32_t round) const
+{
+    return !IsGossipRound(round);
+}
+
+uint32_t
+SparsePushSharing::ExtraRounds() const
+{
+    return m_trainingRounds > 0 ? m_gossipRounds : 0;
+}
+
+double
+SparsePushSharing::GetWeight() const
+{
+    return m_weight;
+}
+
+} // namespace ns3
