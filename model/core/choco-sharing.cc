@@ -32,11 +32,12 @@ ChocoSharing::Initialize(const std::vector<float>& initialModel, const SharingCo
 {
     m_public.assign(initialModel.size(), 0.0f);
     m_s.assign(initialModel.size(), 0.0);
-    m_rng.seed(context.seed * 1000003ull + context.self * 7919ull + 2);
+    m_tieSeed = context.seed * 1000003ull + context.self * 7919ull + 2;
+    m_rng.seed(m_tieSeed);
 }
 
 EncodedPayload
-ChocoSharing::Encode(const RoundInfo& /* round */, const std::vector<float>& trainedModel)
+ChocoSharing::Encode(const RoundInfo& round, const std::vector<float>& trainedModel)
 {
     const size_t n = trainedModel.size();
     std::vector<float> difference(n);
@@ -59,7 +60,7 @@ ChocoSharing::Encode(const RoundInfo& /* round */, const std::vector<float>& tra
         {
             magnitude[i] = std::fabs(difference[i]);
         }
-        m_sent.indices = TopKIndices(magnitude, k);
+        m_sent.indices = TopKIndices(magnitude, k, m_tieSeed + round.round);
     }
     for (uint32_t i : m_sent.indices)
     {

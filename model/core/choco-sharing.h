@@ -37,6 +37,7 @@ class ChocoSharing : public SharingAlgorithm
     double m_alpha;
     double m_gamma;
     std::mt19937_64 m_rng;
+    uint64_t m_tieSeed = 0;
     std::vector<float> m_public; ///< x̂
     std::vector<double> m_s;     ///< s, kept in double: it accumulates every round's updates
     Payload m_sent;              ///< this round's q, sparse

@@ -81,7 +81,7 @@ PartialModelSharing::Encode(const RoundInfo& round, const std::vector<float>& tr
         score[k] = std::fabs(m_options.accumulation ? score[k] + m_accumulator[k] : score[k]);
     }
     payload.form = PayloadForm::Sparse;
-    payload.indices = TopKIndices(score, SelectionSize(m_lastAlpha, m_length));
+    payload.indices = TopKIndices(score, SelectionSize(m_lastAlpha, m_length), m_nodeSeed + round.round);
     payload.values.reserve(payload.indices.size());
     for (uint32_t k : payload.indices)
     {

@@ -30,8 +30,9 @@ SparsePushSharing::SparsePushSharing(double alpha,
 }
 
 void
-SparsePushSharing::Initialize(const std::vector<float>& initialModel, const SharingContext& /* context */)
+SparsePushSharing::Initialize(const std::vector<float>& initialModel, const SharingContext& context)
 {
+    m_tieSeed = context.seed * 1000003ull + context.self * 7919ull + 3;
     m_x.assign(initialModel.begin(), initialModel.end());
     m_error.assign(initialModel.size(), 0.0);
     m_weight = 1.0;
@@ -68,7 +69,7 @@ SparsePushSharing::Encode(const RoundInfo& round, const std::vector<float>& trai
         magnitude[i] = static_cast<float>(std::fabs(v[i]));
     }
     m_sent.form = PayloadForm::Sparse;
-    m_sent.indices = TopKIndices(magnitude, SelectionSize(m_alpha, n));
+    m_sent.indices = TopKIndices(magnitude, SelectionSize(m_alpha, n), m_tieSeed + round.round);
     m_error = v;
     for (uint32_t i : m_sent.indices)
     {

@@ -56,6 +56,7 @@ class SparsePushSharing : public SharingAlgorithm
     std::vector<double> m_x;     ///< the biased model x (double: push-sum sums many small terms)
     std::vector<double> m_error; ///< δ
     double m_weight = 1.0;       ///< u
+    uint64_t m_tieSeed = 0;
     std::vector<float> m_z;      ///< the de-biased model the learner trained from
     Payload m_sent;              ///< this round's C[v] (or all of x in a gossip round)
 };

@@ -17,14 +17,35 @@ SelectionSize(double alpha, size_t length)
     return static_cast<uint32_t>(std::clamp(k, 0.0, static_cast<double>(length)));
 }
 
+namespace
+{
+
+/// SplitMix64's finaliser: a cheap, well-mixed hash.
+uint64_t
+Mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+} // namespace
+
 std::vector<uint32_t>
-TopKIndices(const std::vector<float>& scores, uint32_t k)
+TopKIndices(const std::vector<float>& scores, uint32_t k, uint64_t tieSeed)
 {
     std::vector<uint32_t> order(scores.size());
     std::iota(order.begin(), order.end(), 0u);
     k = std::min<uint32_t>(k, static_cast<uint32_t>(scores.size()));
-    auto better = [&scores](uint32_t a, uint32_t b) {
-        return scores[a] > scores[b] || (scores[a] == scores[b] && a < b);
+    const uint64_t salt = Mix(tieSeed);
+    auto better = [&scores, salt](uint32_t a, uint32_t b) {
+        if (scores[a] != scores[b])
+        {
+            return scores[a] > scores[b];
+        }
+        uint64_t ha = Mix(a ^ salt);
+        uint64_t hb = Mix(b ^ salt);
+        return ha < hb || (ha == hb && a < b);
     };
     std::nth_element(order.begin(), order.begin() + k, order.end(), better);
     order.resize(k);

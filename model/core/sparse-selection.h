@@ -17,10 +17,13 @@ namespace ns3
 uint32_t SelectionSize(double alpha, size_t length);
 
 /**
- * The k indices with the largest scores, ties broken towards the lower index, returned in
- * ascending order (the order the payload codec wants).
+ * The k indices with the largest scores, returned in ascending order (the order the payload
+ * codec wants). Equal scores are ordered by a hash of (index, tieSeed): a fixed order (say,
+ * lowest index first) would make every node pick the same entries whenever scores tie, e.g.
+ * all zero without training, and starve the others forever. Give each node and round its own
+ * tieSeed.
  */
-std::vector<uint32_t> TopKIndices(const std::vector<float>& scores, uint32_t k);
+std::vector<uint32_t> TopKIndices(const std::vector<float>& scores, uint32_t k, uint64_t tieSeed);
 
 /// k distinct indices of [0, length) drawn uniformly, ascending.
 std::vector<uint32_t> RandomKIndices(std::mt19937_64& rng, uint32_t k, size_t length);
