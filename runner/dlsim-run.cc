@@ -1,13 +1,28 @@
 /*
  * dlsim: an ns-3 module for decentralized learning.
  *
- * dlsim-run [SCENARIO.ini] [--key=value ...]: run a scenario and write its run directory.
+ * dlsim-run [SCENARIO.ini] [--key=value ...] [-j N] [--tune-choco]
+ * Runs a scenario and writes its run directory; a scenario with grid axes runs every point,
+ * N at a time in separate processes, skipping points already complete.
  */
+#include "scenario-grid.h"
 #include "scenario-runner.h"
 
+#include <chrono>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
 
 using namespace ns3;
 
@@ -17,14 +32,195 @@ namespace
 void
 PrintUsage(std::ostream& out)
 {
-    out << "usage: dlsim run [SCENARIO.ini] [--key=value ...]\n\n"
+    out << "usage: dlsim run [SCENARIO.ini] [--key=value ...] [-j N] [--tune-choco]\n\n"
         << "Runs a scenario (default scenarios/quickstart.ini) and writes its results.\n"
+        << "A key given several comma-separated values (a, b, c) is a grid axis: every\n"
+        << "combination runs in its own folder, N at a time with -j N; finished points are\n"
+        << "skipped, so an interrupted grid resumes. --tune-choco prints CHOCO-SGD's\n"
+        << "step-size tuning for the scenario and exits.\n\n"
         << "Any key can be set in the file or overridden on the command line:\n\n";
     for (const auto& key : ScenarioKeys())
     {
         out << "  --" << key.name << " (default '" << key.defaultValue << "')\n      " << key.help
             << "\n";
     }
+}
+
+std::string
+ReadFile(const std::string& path)
+{
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+/// A point is complete when its summary exists and it ran with exactly this configuration.
+bool
+IsComplete(const GridPoint& point)
+{
+    const std::string out = point.config.GetString("out");
+    if (!std::filesystem::exists(out + "/summary.json") ||
+        !std::filesystem::exists(out + "/summary.csv"))
+    {
+        return false;
+    }
+    std::ostringstream ini;
+    point.config.WriteIni(ini);
+    return ReadFile(out + "/config.ini") == ini.str();
+}
+
+int
+RunSingle(const ScenarioConfig& config)
+{
+    RunSummary summary = RunScenario(config, std::cout);
+    std::cout << std::fixed << std::setprecision(4) << "dlsim: done: final mean accuracy "
+              << summary.finalAccuracyMean << ", simulated time " << summary.simulatedSeconds
+              << " s, " << std::setprecision(2)
+              << (summary.valueBytesPerNode + summary.metadataBytesPerNode) / 1e6
+              << " MB sent per node, wall time " << summary.wallSeconds << " s\n"
+              << "dlsim: results in " << config.GetString("out")
+              << "/ (summary.json, rounds.csv, eval.csv, config.ini)" << std::endl;
+    return 0;
+}
+
+/// Start `self point.ini` with its output going to the point's log file.
+pid_t
+SpawnPoint(const std::string& self, const GridPoint& point)
+{
+    const std::string out = point.config.GetString("out");
+    std::filesystem::create_directories(out);
+    const std::string ini = out + "/point.ini";
+    {
+        std::ofstream f(ini);
+        point.config.WriteIni(f);
+        if (!f)
+        {
+            throw std::runtime_error("cannot write " + ini);
+        }
+    }
+    const std::string log = out + "/log.txt";
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    std::vector<std::string> args = {self, ini};
+    std::vector<char*> argv;
+    for (auto& a : args)
+    {
+        argv.push_back(a.data());
+    }
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    int rc = posix_spawn(&pid, self.c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0)
+    {
+        throw std::runtime_error("cannot start " + self + ": " + std::strerror(rc));
+    }
+    return pid;
+}
+
+int
+RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsigned jobs)
+{
+    const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+    const std::string root = config.GetString("out");
+    std::filesystem::create_directories(root);
+    {
+        std::ofstream ini(root + "/config.ini");
+        config.WriteIni(ini);
+    }
+    std::cout << "dlsim: grid of " << points.size() << " runs over " << GridAxes(config).size()
+              << " axes, " << jobs << " at a time; results in " << root << "/" << std::endl;
+    auto start = std::chrono::steady_clock::now();
+    std::map<pid_t, size_t> running;
+    std::vector<bool> failed(points.size(), false);
+    size_t next = 0;
+    size_t finished = 0;
+    auto elapsed = [&start]() {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    while (next < points.size() || !running.empty())
+    {
+        while (next < points.size() && running.size() < jobs)
+        {
+            const GridPoint& point = points[next];
+            if (IsComplete(point))
+            {
+                std::cout << "[" << ++finished << "/" << points.size() << "] " << point.name
+                          << ": already complete, skipped" << std::endl;
+            }
+            else
+            {
+                running[SpawnPoint(self, point)] = next;
+                std::cout << "[start] " << point.name << std::endl;
+            }
+            ++next;
+        }
+        if (running.empty())
+        {
+            continue;
+        }
+        int status = 0;
+        pid_t pid = ::wait(&status);
+        if (pid < 0)
+        {
+            break;
+        }
+        size_t index = running.at(pid);
+        running.erase(pid);
+        const GridPoint& point = points[index];
+        const std::string out = point.config.GetString("out");
+        std::cout << "[" << ++finished << "/" << points.size() << "] " << point.name << ": ";
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        {
+            std::cout << "done after " << std::fixed << std::setprecision(0) << elapsed()
+                      << " s wall" << std::endl;
+        }
+        else
+        {
+            failed[index] = true;
+            std::cout << "FAILED, see " << out << "/log.txt" << std::endl;
+        }
+    }
+
+    // The index: one row per point, its axis values and its summary figures.
+    std::ofstream index(root + "/index.csv");
+    for (const auto& [key, value] : points[0].values)
+    {
+        index << key << ",";
+    }
+    index << "run," << SummaryCsvHeader() << "\n";
+    size_t failures = 0;
+    for (size_t i = 0; i < points.size(); ++i)
+    {
+        const std::string out = points[i].config.GetString("out");
+        std::istringstream summary(ReadFile(out + "/summary.csv"));
+        std::string header;
+        std::string row;
+        std::getline(summary, header);
+        if (failed[i] || !std::getline(summary, row))
+        {
+            ++failures;
+            continue;
+        }
+        for (const auto& [key, value] : points[i].values)
+        {
+            index << (value.find(',') == std::string::npos ? value : "\"" + value + "\"") << ",";
+        }
+        index << points[i].name << "," << row << "\n";
+    }
+    std::cout << "dlsim: index of " << points.size() - failures << " runs in " << root
+              << "/index.csv, wall time " << std::fixed << std::setprecision(0) << elapsed()
+              << " s" << std::endl;
+    if (failures > 0)
+    {
+        std::cerr << "dlsim: error: " << failures << " of " << points.size() << " runs failed"
+                  << std::endl;
+        return 1;
+    }
+    return 0;
 }
 
 } // namespace
@@ -34,6 +230,8 @@ main(int argc, char** argv)
 {
     std::string file;
     std::vector<std::string> overrides;
+    unsigned jobs = 1;
+    bool tuneChoco = false;
     for (int i = 1; i < argc; ++i)
     {
         std::string arg = argv[i];
@@ -42,11 +240,30 @@ main(int argc, char** argv)
             PrintUsage(std::cout);
             return 0;
         }
-        if (arg.rfind("--", 0) == 0)
+        if (arg == "--tune-choco")
+        {
+            tuneChoco = true;
+        }
+        else if (arg == "-j" || arg.rfind("-j", 0) == 0 || arg.rfind("--jobs", 0) == 0)
+        {
+            std::string value = arg == "-j" || arg == "--jobs" ? (i + 1 < argc ? argv[++i] : "")
+                                : arg.rfind("--jobs=", 0) == 0 ? arg.substr(7)
+                                                               : arg.substr(2);
+            char* end = nullptr;
+            long n = std::strtol(value.c_str(), &end, 10);
+            if (value.empty() || *end != '\0' || n < 1 || n > 1024)
+            {
+                std::cerr << "dlsim: error: -j expects a number of parallel runs from 1 to 1024, got '"
+                          << value << "'\n";
+                return 2;
+            }
+            jobs = static_cast<unsigned>(n);
+        }
+        else if (arg.rfind("--", 0) == 0)
         {
             // Accept both --key=value and --key value.
-            if (arg.find('=') == std::string::npos && i + 1 < argc
-                && std::string(argv[i + 1]).rfind("--", 0) != 0)
+            if (arg.find('=') == std::string::npos && i + 1 < argc &&
+                std::string(argv[i + 1]).rfind("-", 0) != 0)
             {
                 arg += "=" + std::string(argv[++i]);
             }
@@ -70,16 +287,20 @@ main(int argc, char** argv)
     try
     {
         ScenarioConfig config = ScenarioConfig::Load(file, overrides);
-        RunSummary summary = RunScenario(config, std::cout);
-        const std::string out = config.GetString("out");
-        std::cout << std::fixed << std::setprecision(4)
-                  << "dlsim: done: final mean accuracy " << summary.finalAccuracyMean
-                  << ", simulated time " << summary.simulatedSeconds << " s, "
-                  << std::setprecision(2)
-                  << (summary.valueBytesPerNode + summary.metadataBytesPerNode) / 1e6
-                  << " MB sent per node, wall time " << summary.wallSeconds << " s\n"
-                  << "dlsim: results in " << out << "/ (summary.json, rounds.csv, eval.csv, "
-                  << "config.ini)" << std::endl;
+        std::vector<GridPoint> points = ExpandGrid(config);
+        if (tuneChoco)
+        {
+            for (const auto& point : points)
+            {
+                PrintChocoTuning(point.config, std::cout);
+            }
+            return 0;
+        }
+        if (GridAxes(config).empty())
+        {
+            return RunSingle(config);
+        }
+        return RunGrid(config, points, jobs);
     }
     catch (const ScenarioError& e)
     {
@@ -91,5 +312,4 @@ main(int argc, char** argv)
         std::cerr << "dlsim: error: " << e.what() << std::endl;
         return 1;
     }
-    return 0;
 }

@@ -204,3 +204,37 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
 }
 
 } // namespace ns3
+
+namespace ns3
+{
+
+std::string
+SummaryCsvHeader()
+{
+    return "final_accuracy_mean,final_accuracy_min,final_accuracy_max,time_to_target_s,"
+           "bytes_per_node_to_target,round_to_target,simulated_time_s,value_bytes_per_node,"
+           "metadata_bytes_per_node,wall_time_s";
+}
+
+std::string
+SummaryCsvRow(const RunSummary& s)
+{
+    std::ostringstream o;
+    o << std::setprecision(10);
+    auto opt = [&o](const auto& v) {
+        if (v)
+        {
+            o << *v;
+        }
+        o << ",";
+    };
+    o << s.finalAccuracyMean << "," << s.finalAccuracyMin << "," << s.finalAccuracyMax << ",";
+    opt(s.timeToTarget);
+    opt(s.bytesPerNodeToTarget);
+    opt(s.roundToTarget);
+    o << s.simulatedSeconds << "," << s.valueBytesPerNode << "," << s.metadataBytesPerNode << ","
+      << s.wallSeconds;
+    return o.str();
+}
+
+} // namespace ns3

@@ -91,6 +91,10 @@ class ResultsWriter
 /// Write a summary as JSON.
 void WriteSummaryJson(const RunSummary& summary, const std::string& path);
 
+/// The summary's figures as CSV columns: header and one row (what grid indexes are built from).
+std::string SummaryCsvHeader();
+std::string SummaryCsvRow(const RunSummary& summary);
+
 } // namespace ns3
 
 #endif // DLSIM_RESULTS_WRITER_H

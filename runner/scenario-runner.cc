@@ -18,6 +18,9 @@
 #include "wavelet-transform.h"
 
 #include <cmath>
+#include <csignal>
+#include <fcntl.h>
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -105,6 +108,56 @@ WriteLinksCsv(const std::string& path, const std::vector<LinkParameters>& links)
         throw std::runtime_error("cannot write " + path);
     }
 }
+
+/**
+ * Keeps two runs out of one run folder: holds `.lock` (with the owner's pid) while it lives.
+ * A lock left by a process that no longer exists is taken over.
+ */
+class RunFolderLock
+{
+  public:
+    explicit RunFolderLock(const std::string& folder)
+        : m_path(folder + "/.lock")
+    {
+        for (int attempt = 0; attempt < 2; ++attempt)
+        {
+            int fd = ::open(m_path.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644);
+            if (fd >= 0)
+            {
+                std::string pid = std::to_string(::getpid()) + "\n";
+                ssize_t written = ::write(fd, pid.data(), pid.size());
+                ::close(fd);
+                if (written == static_cast<ssize_t>(pid.size()))
+                {
+                    return;
+                }
+                throw std::runtime_error("cannot write " + m_path);
+            }
+            std::ifstream in(m_path);
+            long owner = 0;
+            in >> owner;
+            if (owner > 0 && ::kill(static_cast<pid_t>(owner), 0) == 0)
+            {
+                throw ScenarioError("run folder " + folder + " is being written by process " +
+                                    std::to_string(owner) + "; choose another `out`");
+            }
+            std::filesystem::remove(m_path); // stale: its process is gone
+        }
+        throw ScenarioError("cannot lock run folder " + folder);
+    }
+
+    ~RunFolderLock()
+    {
+        std::error_code ignored;
+        std::filesystem::remove(m_path, ignored);
+    }
+
+    RunFolderLock(const RunFolderLock&) = delete;
+    RunFolderLock& operator=(const RunFolderLock&) = delete;
+
+  private:
+    std::string m_path;
+};
 
 /// The averaging rate the Sparse-Push paper pairs with a top-k fraction (nearest on a log scale).
 double
@@ -262,6 +315,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log)
     const std::string out = c.GetString("out");
 
     std::filesystem::create_directories(out);
+    RunFolderLock lock(out);
     {
         std::ofstream ini(out + "/config.ini");
         c.WriteIni(ini);
@@ -346,8 +400,65 @@ RunScenario(const ScenarioConfig& c, std::ostream& log)
     Simulator::Run();
     Simulator::Destroy();
     RunSummary summary = writer.Finish(seed);
+    {
+        std::ofstream csv(out + "/summary.csv");
+        csv << SummaryCsvHeader() << "\n" << SummaryCsvRow(summary) << "\n";
+        if (!csv)
+        {
+            throw std::runtime_error("cannot write " + out + "/summary.csv");
+        }
+    }
+    // Written last: its presence marks the run as complete.
     WriteSummaryJson(summary, out + "/summary.json");
     return summary;
+}
+
+} // namespace ns3
+
+namespace ns3
+{
+
+void
+PrintChocoTuning(const ScenarioConfig& c, std::ostream& out)
+{
+    const uint32_t nodes = static_cast<uint32_t>(c.GetUint("nodes", 2, 100000));
+    const uint64_t seed = c.GetUint("seed", 1, UINT32_MAX);
+    TopologySpec spec;
+    spec.name = c.GetChoice("topology", KnownTopologies());
+    spec.nodes = nodes;
+    spec.degree = static_cast<uint32_t>(c.GetUint("degree", 1, 100000));
+    if (!c.GetString("topology.file").empty())
+    {
+        spec.files = {c.GetString("topology.file")};
+    }
+    RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
+    RngSeedManager::SetRun(1);
+    Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+    rng->SetStream(0);
+    OverlayGraph graph = MakeTopology(spec, rng).Union();
+    if (graph.IsDirected())
+    {
+        throw ScenarioError("topology " + spec.name + " is directed; CHOCO-SGD needs an undirected one");
+    }
+    ChocoTuningSpec tuning;
+    for (uint32_t i = 0; i < nodes; ++i)
+    {
+        tuning.neighbours.push_back(graph.GetOutNeighbours(i));
+    }
+    tuning.compression = c.GetChoice("choco.compression", {"topk", "randomk"});
+    tuning.alpha = c.GetDouble("choco.alpha", 1e-9, 1.0);
+    tuning.seed = seed;
+    ChocoTuningResult result = TuneChocoGamma(tuning);
+    out << "CHOCO-SGD consensus step size for " << nodes << " nodes (" << spec.name << "), "
+        << tuning.compression << " " << tuning.alpha << ": " << tuning.iterations
+        << " rounds of compressed gossip on random vectors of " << tuning.dimension
+        << " values, initial error " << result.initialError << "\n";
+    out << "gamma,final_error,diverged\n";
+    for (const auto& p : result.points)
+    {
+        out << p.gamma << "," << p.finalError << "," << (p.diverged ? "yes" : "no") << "\n";
+    }
+    out << "best gamma: " << result.bestGamma << std::endl;
 }
 
 } // namespace ns3

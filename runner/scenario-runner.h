@@ -21,6 +21,12 @@ namespace ns3
  */
 RunSummary RunScenario(const ScenarioConfig& config, std::ostream& log);
 
+/**
+ * Print CHOCO-SGD's consensus step-size tuning for the scenario's overlay and compression:
+ * the final consensus error of compressed gossip on random vectors for every gamma of the grid.
+ */
+void PrintChocoTuning(const ScenarioConfig& config, std::ostream& out);
+
 } // namespace ns3
 
 #endif // DLSIM_SCENARIO_RUNNER_H

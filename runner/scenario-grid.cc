@@ -1,0 +1,127 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "scenario-grid.h"
+
+#include <cctype>
+#include <set>
+
+namespace ns3
+{
+
+std::vector<std::string>
+SplitGridValues(const std::string& value)
+{
+    std::vector<std::string> parts;
+    std::string current;
+    int depth = 0;
+    auto flush = [&parts, &current]() {
+        size_t b = current.find_first_not_of(" \t");
+        size_t e = current.find_last_not_of(" \t");
+        parts.push_back(b == std::string::npos ? "" : current.substr(b, e - b + 1));
+        current.clear();
+    };
+    for (char ch : value)
+    {
+        depth += ch == '[' ? 1 : ch == ']' ? -1 : 0;
+        if (ch == ',' && depth == 0)
+        {
+            flush();
+        }
+        else
+        {
+            current += ch;
+        }
+    }
+    flush();
+    return parts;
+}
+
+std::vector<std::string>
+GridAxes(const ScenarioConfig& config)
+{
+    std::vector<std::string> axes;
+    for (const auto& key : ScenarioKeys())
+    {
+        if (SplitGridValues(config.GetString(key.name)).size() > 1)
+        {
+            axes.push_back(key.name);
+        }
+    }
+    return axes;
+}
+
+namespace
+{
+
+std::string
+FolderSafe(const std::string& text)
+{
+    std::string out;
+    for (char ch : text)
+    {
+        bool keep = std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' ||
+                    ch == '=' || ch == '+';
+        out += keep ? ch : '-';
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<GridPoint>
+ExpandGrid(const ScenarioConfig& config)
+{
+    std::vector<std::string> axes = GridAxes(config);
+    std::vector<std::vector<std::string>> values;
+    for (const auto& axis : axes)
+    {
+        values.push_back(SplitGridValues(config.GetString(axis)));
+        for (const auto& v : values.back())
+        {
+            if (v.empty())
+            {
+                throw ScenarioError(axis + ": empty value in the list '" + config.GetString(axis) +
+                                    "'");
+            }
+        }
+    }
+    if (axes.empty())
+    {
+        return {GridPoint{{}, config, ""}};
+    }
+    std::vector<GridPoint> points;
+    std::vector<size_t> index(axes.size(), 0);
+    std::set<std::string> names;
+    while (true)
+    {
+        GridPoint point{{}, config, ""};
+        for (size_t a = 0; a < axes.size(); ++a)
+        {
+            const std::string& v = values[a][index[a]];
+            point.values.emplace_back(axes[a], v);
+            point.config.Set(axes[a], v);
+            point.name += (a ? "_" : "") + FolderSafe(axes[a] + "=" + v);
+        }
+        if (!names.insert(point.name).second)
+        {
+            throw ScenarioError("two grid points would share the run folder '" + point.name +
+                                "' (repeated values?)");
+        }
+        point.config.Set("out", config.GetString("out") + "/" + point.name);
+        points.push_back(point);
+        // Odometer: the last axis turns fastest.
+        size_t a = axes.size();
+        while (a > 0 && ++index[a - 1] == values[a - 1].size())
+        {
+            index[--a] = 0;
+        }
+        if (a == 0)
+        {
+            break;
+        }
+    }
+    return points;
+}
+
+} // namespace ns3
