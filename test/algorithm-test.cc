@@ -19,6 +19,8 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -281,6 +283,40 @@ TEST(AlgorithmEquivalence, DegenerateSettingsGiveDpsgd)
     choco.chocoGamma = 1.0;
     ExpectSameModels("choco alpha 1 gamma 1", dpsgd, Simulate(choco, FixedGraph(), 8, 0.05, true), 1e-4);
     ExpectSameModels("topk alpha 1", dpsgd, Simulate(Algorithm("topk", 1.0), FixedGraph(), 8, 0.05, true), 1e-4);
+}
+
+// JWINS's budget: with the default fraction list (expected fraction 0.343) a node sends
+// 0.30-0.42 of full sharing's bytes on GN-LeNet, indices included.
+TEST(AlgorithmBudget, JwinsSendsAThirdOfFullSharingOnGnLenet)
+{
+    auto run = [](const std::string& algorithm) {
+        std::string out = (std::filesystem::temp_directory_path() /
+                           ("dlsim-budget-" + algorithm + "-" + std::to_string(::getpid())))
+                              .string();
+        std::ostringstream log;
+        RunSummary s = RunScenario(
+            ScenarioConfig::Load("",
+                                 {"--nodes=8", "--degree=4", "--dataset=synthetic",
+                                  "--synthetic.train_samples=800", "--synthetic.test_samples=50",
+                                  "--model=gn-lenet", "--lr=0.05", "--rounds=40",
+                                  "--eval.every=1000", "--algorithm=" + algorithm, "--out=" + out}),
+            log);
+        std::filesystem::remove_all(out);
+        return s;
+    };
+    RunSummary full = run("dpsgd");
+    RunSummary jwins = run("jwins");
+    double fullBytes = full.valueBytesPerNode + full.metadataBytesPerNode;
+    double jwinsBytes = jwins.valueBytesPerNode + jwins.metadataBytesPerNode;
+    double ratio = jwinsBytes / fullBytes;
+    double metadataShare = jwins.metadataBytesPerNode / jwinsBytes;
+    std::cout << "JWINS / full sharing bytes per node: " << ratio << " (values "
+              << jwins.valueBytesPerNode / full.valueBytesPerNode << "); metadata is "
+              << metadataShare << " of JWINS's bytes" << std::endl;
+    EXPECT_GE(ratio, 0.30);
+    EXPECT_LE(ratio, 0.42);
+    EXPECT_GT(metadataShare, 0.0);
+    EXPECT_LT(metadataShare, 0.2);
 }
 
 } // namespace
