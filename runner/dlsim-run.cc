@@ -5,6 +5,7 @@
  * Runs a scenario and writes its run directory; a scenario with grid axes runs every point,
  * N at a time in separate processes, skipping points already complete.
  */
+#include "results-plots.h"
 #include "scenario-grid.h"
 #include "scenario-runner.h"
 
@@ -29,15 +30,24 @@ using namespace ns3;
 namespace
 {
 
+/// Render figures at the end of a run (off with --no-plot, and in grid children).
+bool g_plot = true;
+
 void
 PrintUsage(std::ostream& out)
 {
-    out << "usage: dlsim run [SCENARIO.ini] [--key=value ...] [-j N] [--tune-choco]\n\n"
+    out << "usage: dlsim run [SCENARIO.ini] [--key=value ...] [-j N] [--tune-choco]\n"
+        << "                 [--emit-jobs FILE] [--no-plot]\n"
+        << "       dlsim plot DIR | dlsim collect DIR\n\n"
         << "Runs a scenario (default scenarios/quickstart.ini) and writes its results.\n"
         << "A key given several comma-separated values (a, b, c) is a grid axis: every\n"
         << "combination runs in its own folder, N at a time with -j N; finished points are\n"
         << "skipped, so an interrupted grid resumes. --tune-choco prints CHOCO-SGD's\n"
-        << "step-size tuning for the scenario and exits.\n\n"
+        << "step-size tuning for the scenario and exits. --emit-jobs FILE writes one command\n"
+        << "per point to FILE (for GNU parallel, e.g. parallel --sshloginfile HOSTS < FILE)\n"
+        << "and a Slurm array job script FILE.slurm, and runs nothing; afterwards\n"
+        << "'dlsim collect DIR' rebuilds the index and figures from the finished folders.\n"
+        << "Figures (gnuplot, PNG and SVG) go to OUT/plots after every run.\n\n"
         << "Any key can be set in the file or overridden on the command line:\n\n";
     for (const auto& key : ScenarioKeys())
     {
@@ -80,7 +90,11 @@ RunSingle(const ScenarioConfig& config)
               << (summary.valueBytesPerNode + summary.metadataBytesPerNode) / 1e6
               << " MB sent per node, wall time " << summary.wallSeconds << " s\n"
               << "dlsim: results in " << config.GetString("out")
-              << "/ (summary.json, rounds.csv, eval.csv, config.ini)" << std::endl;
+              << "/ (summary.json, rounds.csv, eval.csv, curve.csv, config.ini)" << std::endl;
+    if (g_plot)
+    {
+        PlotRuns(config.GetString("out"), std::cout);
+    }
     return 0;
 }
 
@@ -104,7 +118,7 @@ SpawnPoint(const std::string& self, const GridPoint& point)
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    std::vector<std::string> args = {self, ini};
+    std::vector<std::string> args = {self, ini, "--no-plot"};
     std::vector<char*> argv;
     for (auto& a : args)
     {
@@ -119,6 +133,53 @@ SpawnPoint(const std::string& self, const GridPoint& point)
         throw std::runtime_error("cannot start " + self + ": " + std::strerror(rc));
     }
     return pid;
+}
+
+/// Write one command line per point (GNU parallel) and a Slurm array job script.
+int
+EmitJobs(const ScenarioConfig& config, const std::vector<GridPoint>& points, const std::string& file)
+{
+    std::ofstream jobs(file);
+    size_t count = 0;
+    for (const auto& point : points)
+    {
+        const std::string out = point.config.GetString("out");
+        std::filesystem::create_directories(out);
+        std::ofstream ini(out + "/point.ini");
+        point.config.WriteIni(ini);
+        if (!ini)
+        {
+            throw std::runtime_error("cannot write " + out + "/point.ini");
+        }
+        // Relative paths: the command runs from the project root on whichever host gets it.
+        jobs << "./dlsim run '" << out << "/point.ini'\n";
+        ++count;
+    }
+    if (!jobs)
+    {
+        throw std::runtime_error("cannot write " + file);
+    }
+    std::ofstream slurm(file + ".slurm");
+    slurm << "#!/bin/bash\n"
+          << "# Slurm array job: one task per line of " << file << ". Submit from the dlsim\n"
+          << "# project root with: sbatch " << file << ".slurm\n"
+          << "#SBATCH --job-name=dlsim\n"
+          << "#SBATCH --array=1-" << count << "\n"
+          << "#SBATCH --cpus-per-task=1\n"
+          << "#SBATCH --output=dlsim-%A_%a.log\n"
+          << "set -euo pipefail\n"
+          << "cd \"${SLURM_SUBMIT_DIR:-.}\"\n"
+          << "line=$(sed -n \"${SLURM_ARRAY_TASK_ID}p\" '" << file << "')\n"
+          << "eval \"$line\"\n";
+    if (!slurm)
+    {
+        throw std::runtime_error("cannot write " + file + ".slurm");
+    }
+    std::cout << "dlsim: " << count << " commands in " << file << " (GNU parallel: parallel "
+              << "--sshloginfile HOSTS --workdir $PWD < " << file << "), Slurm array job in "
+              << file << ".slurm; afterwards: ./dlsim collect " << config.GetString("out")
+              << std::endl;
+    return 0;
 }
 
 int
@@ -220,6 +281,10 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
                   << std::endl;
         return 1;
     }
+    if (g_plot)
+    {
+        PlotRuns(root, std::cout);
+    }
     return 0;
 }
 
@@ -232,6 +297,24 @@ main(int argc, char** argv)
     std::vector<std::string> overrides;
     unsigned jobs = 1;
     bool tuneChoco = false;
+    std::string emitJobs;
+    if (argc >= 3 && (std::string(argv[1]) == "--plot" || std::string(argv[1]) == "--collect"))
+    {
+        try
+        {
+            if (std::string(argv[1]) == "--collect")
+            {
+                CollectRuns(argv[2], std::cout);
+            }
+            PlotRuns(argv[2], std::cout);
+            return 0;
+        }
+        catch (const std::exception& e)
+        {
+            std::cerr << "dlsim: error: " << e.what() << std::endl;
+            return 1;
+        }
+    }
     for (int i = 1; i < argc; ++i)
     {
         std::string arg = argv[i];
@@ -243,6 +326,19 @@ main(int argc, char** argv)
         if (arg == "--tune-choco")
         {
             tuneChoco = true;
+        }
+        else if (arg == "--no-plot")
+        {
+            g_plot = false;
+        }
+        else if (arg == "--emit-jobs" || arg.rfind("--emit-jobs=", 0) == 0)
+        {
+            emitJobs = arg == "--emit-jobs" ? (i + 1 < argc ? argv[++i] : "") : arg.substr(12);
+            if (emitJobs.empty())
+            {
+                std::cerr << "dlsim: error: --emit-jobs needs a file name\n";
+                return 2;
+            }
         }
         else if (arg == "-j" || arg.rfind("-j", 0) == 0 || arg.rfind("--jobs", 0) == 0)
         {
@@ -295,6 +391,10 @@ main(int argc, char** argv)
                 PrintChocoTuning(point.config, std::cout);
             }
             return 0;
+        }
+        if (!emitJobs.empty())
+        {
+            return EmitJobs(config, points, emitJobs);
         }
         if (GridAxes(config).empty())
         {

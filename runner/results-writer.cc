@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <numeric>
+#include <unistd.h>
 #include <sstream>
 
 namespace ns3
@@ -50,6 +51,9 @@ ResultsWriter::ResultsWriter(const std::string& directory,
                           "node,round,time_s,compute_s,train_loss,value_bytes,metadata_bytes,"
                           "cum_value_bytes,cum_metadata_bytes");
     m_evalCsv = OpenCsv(directory + "/eval.csv", "round,time_s,node,accuracy,loss");
+    m_curveCsv = OpenCsv(directory + "/curve.csv",
+                         "round,time_s,bytes_per_node,accuracy_mean,accuracy_min,accuracy_max");
+    m_interactive = ::isatty(STDOUT_FILENO) != 0;
     m_wallStart = std::chrono::steady_clock::now();
     m_bytesAfterRound[0] = std::vector<uint64_t>(nodes, 0);
 }
@@ -86,6 +90,13 @@ ResultsWriter::OnRound(const RoundReport& r)
     m_valueBytes[r.learner] = r.totalValueBytes;
     m_metadataBytes[r.learner] = r.totalMetadataBytes;
     m_lastRoundTime = std::max(m_lastRoundTime, r.time.GetSeconds());
+    if (m_interactive && ++m_nodesDoneWithRound[r.round] == m_nodes)
+    {
+        m_nodesDoneWithRound.erase(r.round);
+        DrawStatus(r.round,
+                   r.time.GetSeconds(),
+                   std::accumulate(bytes.begin(), bytes.end(), 0.0) / m_nodes);
+    }
     if (r.round == m_rounds && ++m_finishedNodes == m_nodes)
     {
         Simulator::Stop();
@@ -117,6 +128,13 @@ ResultsWriter::ReportEvalRound(uint32_t round)
         = std::accumulate(bytes.begin(), bytes.end(), 0.0) / std::max<size_t>(1, bytes.size());
     double wall
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
+    m_curveCsv << round << "," << e.time << "," << bytesPerNode << "," << mean << "," << *minIt
+               << "," << *maxIt << "\n";
+    m_latestAccuracy = mean;
+    if (m_interactive)
+    {
+        m_log << "\r\033[K"; // the evaluation line replaces the status line
+    }
     m_log << std::fixed << std::setprecision(3) << "round " << round << "/" << m_rounds << "  sim "
           << e.time << " s  accuracy mean " << mean << " (min " << *minIt << ", max " << *maxIt
           << ")  sent " << std::setprecision(2) << bytesPerNode / 1e6 << " MB/node  wall "
@@ -134,12 +152,42 @@ ResultsWriter::ReportEvalRound(uint32_t round)
     }
 }
 
+void
+ResultsWriter::SetInteractive(bool interactive)
+{
+    m_interactive = interactive;
+}
+
+double
+ResultsWriter::WallSeconds() const
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
+}
+
+void
+ResultsWriter::DrawStatus(uint32_t round, double simSeconds, double bytesPerNode)
+{
+    double wall = WallSeconds();
+    double left = round > 0 ? wall / round * (m_rounds - round) : 0.0;
+    m_log << "\r\033[K" << std::fixed << std::setprecision(2) << "round " << round << "/"
+          << m_rounds << "  sim " << simSeconds << " s  accuracy "
+          << (m_latestAccuracy < 0 ? std::string("-") : std::to_string(m_latestAccuracy).substr(0, 5))
+          << "  sent " << bytesPerNode / 1e6 << " MB/node  wall " << std::setprecision(0) << wall
+          << " s, about " << left << " s left" << std::flush;
+    m_log.unsetf(std::ios::floatfield);
+}
+
 RunSummary
 ResultsWriter::Finish(uint64_t seed)
 {
+    if (m_interactive)
+    {
+        m_log << "\r\033[K" << std::flush;
+    }
+    m_curveCsv.close();
     m_roundsCsv.close();
     m_evalCsv.close();
-    if (!m_roundsCsv || !m_evalCsv)
+    if (!m_roundsCsv || !m_evalCsv || !m_curveCsv)
     {
         throw std::runtime_error("writing results to " + m_directory + " failed");
     }
@@ -195,6 +243,7 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
         << "  \"bytes_per_node\": {\"values\": " << s.valueBytesPerNode
         << ", \"metadata\": " << s.metadataBytesPerNode
         << ", \"total\": " << s.valueBytesPerNode + s.metadataBytesPerNode << "},\n"
+        << "  \"wire_bytes_per_node\": " << s.wireBytesPerNode << ",\n"
         << "  \"wall_time_s\": " << s.wallSeconds << "\n"
         << "}\n";
     if (!out)
@@ -213,7 +262,7 @@ SummaryCsvHeader()
 {
     return "final_accuracy_mean,final_accuracy_min,final_accuracy_max,time_to_target_s,"
            "bytes_per_node_to_target,round_to_target,simulated_time_s,value_bytes_per_node,"
-           "metadata_bytes_per_node,wall_time_s";
+           "metadata_bytes_per_node,wire_bytes_per_node,wall_time_s";
 }
 
 std::string
@@ -233,7 +282,7 @@ SummaryCsvRow(const RunSummary& s)
     opt(s.bytesPerNodeToTarget);
     opt(s.roundToTarget);
     o << s.simulatedSeconds << "," << s.valueBytesPerNode << "," << s.metadataBytesPerNode << ","
-      << s.wallSeconds;
+      << s.wireBytesPerNode << "," << s.wallSeconds;
     return o.str();
 }
 

@@ -38,12 +38,17 @@ struct RunSummary
     double wallSeconds = 0.0;
     double valueBytesPerNode = 0.0; ///< mean over nodes, cumulative
     double metadataBytesPerNode = 0.0;
+    /// IP bytes (TCP/IP headers, ACKs and retransmissions included) sent per node, measured by
+    /// FlowMonitor; 0 when not measured.
+    double wireBytesPerNode = 0.0;
 };
 
 /**
- * Writes rounds.csv and eval.csv as the simulation runs, prints one progress line per
- * evaluation round to `log`, and computes the summary. Stops the simulation when every learner
- * has completed its last round.
+ * Writes rounds.csv, eval.csv and curve.csv (one line per evaluation round: time, bytes per
+ * node, mean/min/max accuracy) as the simulation runs, reports progress to `log` and computes
+ * the summary. On a terminal, progress is a status line updated every round (round, simulated
+ * time, latest mean accuracy, bytes, estimated wall time left); elsewhere one line per
+ * evaluation. Stops the simulation when every learner has completed its last round.
  */
 class ResultsWriter
 {
@@ -56,12 +61,17 @@ class ResultsWriter
     /// Connect to the trace sources of every LearnerApplication in `apps` (and learn their rounds).
     void Attach(ApplicationContainer apps);
 
+    /// Whether to draw the live status line (default: when standard output is a terminal).
+    void SetInteractive(bool interactive);
+
     RunSummary Finish(uint64_t seed);
 
   private:
     void OnRound(const RoundReport& report);
     void OnEvaluated(const EvalReport& report);
     void ReportEvalRound(uint32_t round);
+    void DrawStatus(uint32_t round, double simSeconds, double bytesPerNode);
+    double WallSeconds() const;
 
     std::string m_directory;
     uint32_t m_nodes;
@@ -70,6 +80,10 @@ class ResultsWriter
     std::ostream& m_log;
     std::ofstream m_roundsCsv;
     std::ofstream m_evalCsv;
+    std::ofstream m_curveCsv;
+    bool m_interactive = false;
+    std::map<uint32_t, uint32_t> m_nodesDoneWithRound;
+    double m_latestAccuracy = -1.0;
     uint32_t m_finishedNodes = 0;
     uint32_t m_evaluatingNodes = 0;
     std::chrono::steady_clock::time_point m_wallStart;

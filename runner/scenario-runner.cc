@@ -10,6 +10,7 @@
 #include "learner.h"
 #include "link-model.h"
 #include "ns3/core-module.h"
+#include "ns3/flow-monitor-helper.h"
 #include "ns3/point-to-point-helper.h"
 #include "overlay-graph.h"
 #include "overlay-topology-helper.h"
@@ -397,9 +398,18 @@ RunScenario(const ScenarioConfig& c, std::ostream& log)
     log << "dlsim: " << nodes << " learners, " << graph.GetEdges().size() << " overlay edges, "
         << rounds << " rounds of " << sharing.algorithm << " on " << data.train->name << " with "
         << training.model << "; results in " << out << std::endl;
+    // FlowMonitor counts every IP packet: payload plus TCP/IP headers, ACKs, retransmissions.
+    FlowMonitorHelper flowHelper;
+    Ptr<FlowMonitor> flows = flowHelper.Install(hosts);
     Simulator::Run();
+    double wireBytes = 0.0;
+    for (const auto& [id, stats] : flows->GetFlowStats())
+    {
+        wireBytes += static_cast<double>(stats.txBytes);
+    }
     Simulator::Destroy();
     RunSummary summary = writer.Finish(seed);
+    summary.wireBytesPerNode = wireBytes / nodes;
     {
         std::ofstream csv(out + "/summary.csv");
         csv << SummaryCsvHeader() << "\n" << SummaryCsvRow(summary) << "\n";

@@ -1,0 +1,443 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "results-plots.h"
+
+#include "random-variable-spec.h"
+#include "scenario-config.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <set>
+#include <sstream>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace ns3
+{
+
+namespace
+{
+
+using Table = std::vector<std::map<std::string, std::string>>;
+
+/// A CSV file as rows of column name to text.
+Table
+ReadCsv(const std::string& path)
+{
+    std::ifstream in(path);
+    std::string line;
+    std::vector<std::string> header;
+    Table rows;
+    auto split = [](const std::string& l) {
+        std::vector<std::string> out;
+        std::stringstream ss(l);
+        for (std::string f; std::getline(ss, f, ',');)
+        {
+            out.push_back(f);
+        }
+        if (!l.empty() && l.back() == ',')
+        {
+            out.push_back("");
+        }
+        return out;
+    };
+    if (std::getline(in, line))
+    {
+        header = split(line);
+    }
+    while (std::getline(in, line))
+    {
+        std::vector<std::string> fields = split(line);
+        std::map<std::string, std::string> row;
+        for (size_t i = 0; i < header.size() && i < fields.size(); ++i)
+        {
+            row[header[i]] = fields[i];
+        }
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+/// One finished run.
+struct Run
+{
+    std::string dir;
+    std::map<std::string, std::string> config; ///< every key's resolved value
+    std::map<std::string, std::string> summary;
+};
+
+std::vector<Run>
+FindRuns(const std::string& dir)
+{
+    std::vector<std::string> candidates;
+    if (fs::exists(fs::path(dir) / "summary.csv"))
+    {
+        candidates.push_back(dir);
+    }
+    else if (fs::is_directory(dir))
+    {
+        for (const auto& entry : fs::recursive_directory_iterator(dir))
+        {
+            if (entry.is_regular_file() && entry.path().filename() == "summary.csv")
+            {
+                candidates.push_back(entry.path().parent_path().string());
+            }
+        }
+    }
+    std::sort(candidates.begin(), candidates.end());
+    std::vector<Run> runs;
+    for (const auto& d : candidates)
+    {
+        if (!fs::exists(fs::path(d) / "config.ini"))
+        {
+            continue;
+        }
+        Run run;
+        run.dir = d;
+        ScenarioConfig c = ScenarioConfig::Load(d + "/config.ini", {});
+        for (const auto& key : ScenarioKeys())
+        {
+            run.config[key.name] = c.GetString(key.name);
+        }
+        Table summary = ReadCsv(d + "/summary.csv");
+        if (summary.empty())
+        {
+            continue;
+        }
+        run.summary = summary[0];
+        runs.push_back(run);
+    }
+    return runs;
+}
+
+/// Keys whose values differ between runs (the run folder itself excluded).
+std::vector<std::string>
+Axes(const std::vector<Run>& runs)
+{
+    std::vector<std::string> axes;
+    for (const auto& key : ScenarioKeys())
+    {
+        if (key.name == "out")
+        {
+            continue;
+        }
+        std::set<std::string> values;
+        for (const auto& r : runs)
+        {
+            values.insert(r.config.at(key.name));
+        }
+        if (values.size() > 1)
+        {
+            axes.push_back(key.name);
+        }
+    }
+    return axes;
+}
+
+/// An algorithm's name with the parameters that matter for it, for legends.
+std::string
+AlgorithmLabel(const std::map<std::string, std::string>& c)
+{
+    const std::string& a = c.at("algorithm");
+    if (a == "random-sampling")
+    {
+        return a + " (alpha " + c.at("random-sampling.alpha") + ")";
+    }
+    if (a == "topk")
+    {
+        return a + " (alpha " + c.at("topk.alpha") +
+               (c.at("topk.accumulation") == "true" ? ", accumulated)" : ")");
+    }
+    if (a == "jwins")
+    {
+        return a + " (" + c.at("jwins.wavelet") + ", alphas " + c.at("jwins.alphas") + ")";
+    }
+    if (a == "choco")
+    {
+        return a + " (" + c.at("choco.compression") + " " + c.at("choco.alpha") + ", gamma " +
+               c.at("choco.gamma") + ")";
+    }
+    if (a == "sparse-push" || a == "scsp")
+    {
+        return a + " (top " + c.at("sparse-push.alpha") + ", eta " + c.at("sparse-push.eta") + ")";
+    }
+    return a == "dpsgd" ? "dpsgd (full sharing)" : a;
+}
+
+/// Legend of a run: its algorithm, plus the values of the other axes except `skip`.
+std::string
+Label(const Run& run, const std::vector<std::string>& axes, const std::set<std::string>& skip)
+{
+    std::string label = AlgorithmLabel(run.config);
+    for (const auto& axis : axes)
+    {
+        if (axis == "algorithm" || skip.count(axis) || axis.rfind(run.config.at("algorithm"), 0) == 0)
+        {
+            continue;
+        }
+        label += ", " + axis + " " + run.config.at(axis);
+    }
+    return label;
+}
+
+/// gnuplot string literal.
+std::string
+Quote(std::string s)
+{
+    std::string out = "\"";
+    for (char ch : s)
+    {
+        if (ch == '"' || ch == '\\')
+        {
+            out += '\\';
+        }
+        out += ch;
+    }
+    return out + "\"";
+}
+
+/// A swept value as a number, with the unit for the axis title.
+double
+SweptNumber(const std::string& key, const std::string& value, std::string& unit)
+{
+    try
+    {
+        if (key == "link.bandwidth")
+        {
+            unit = "Mbit/s";
+            return ParseDataRateBps(key, value) / 1e6;
+        }
+        if (key == "link.latency")
+        {
+            unit = "ms";
+            return ParseSeconds(key, value) * 1e3;
+        }
+        unit = "";
+        return std::stod(value);
+    }
+    catch (const std::exception&)
+    {
+        return std::nan("");
+    }
+}
+
+/// Run gnuplot on a script that draws into both a PNG and an SVG file.
+void
+RunGnuplot(const std::string& plotDir, const std::string& name, const std::string& body)
+{
+    std::string script = plotDir + "/" + name + ".gp";
+    std::ofstream gp(script);
+    // noenhanced: names like sparse-push.alpha must print as they are, not as sub/superscripts.
+    for (const std::string terminal : {"pngcairo noenhanced size 1000,650 font \",11\"",
+                                       "svg noenhanced size 1000,650 dynamic"})
+    {
+        std::string ext = terminal.rfind("png", 0) == 0 ? ".png" : ".svg";
+        gp << "set terminal " << terminal << "\nset output " << Quote(plotDir + "/" + name + ext)
+           << "\n"
+           << body << "\nunset output\n";
+    }
+    gp.close();
+    std::string command = "gnuplot " + script + " 2> " + plotDir + "/" + name + ".log";
+    if (std::system(command.c_str()) != 0)
+    {
+        throw std::runtime_error("gnuplot failed on " + script + " (see " + plotDir + "/" + name +
+                                 ".log; is Debian's gnuplot-nox installed?)");
+    }
+}
+
+} // namespace
+
+size_t
+CollectRuns(const std::string& dir, std::ostream& log)
+{
+    std::vector<Run> runs = FindRuns(dir);
+    if (runs.empty())
+    {
+        throw ScenarioError("no finished runs (folders with config.ini and summary.csv) under " + dir);
+    }
+    std::vector<std::string> axes = Axes(runs);
+    std::ofstream index(dir + "/index.csv");
+    for (const auto& axis : axes)
+    {
+        index << axis << ",";
+    }
+    std::string header;
+    std::getline(std::ifstream(runs[0].dir + "/summary.csv"), header);
+    index << "run," << header << "\n";
+    for (const auto& run : runs)
+    {
+        for (const auto& axis : axes)
+        {
+            const std::string& v = run.config.at(axis);
+            index << (v.find(',') == std::string::npos ? v : "\"" + v + "\"") << ",";
+        }
+        std::ifstream summary(run.dir + "/summary.csv");
+        std::string line;
+        std::getline(summary, line);
+        std::getline(summary, line);
+        index << fs::relative(run.dir, dir).string() << "," << line << "\n";
+    }
+    if (!index)
+    {
+        throw std::runtime_error("cannot write " + dir + "/index.csv");
+    }
+    log << "dlsim: index of " << runs.size() << " runs in " << dir << "/index.csv" << std::endl;
+    return runs.size();
+}
+
+size_t
+PlotRuns(const std::string& dir, std::ostream& log)
+{
+    std::vector<Run> runs = FindRuns(dir);
+    if (runs.empty())
+    {
+        throw ScenarioError("no finished runs (folders with config.ini and summary.csv) under " + dir);
+    }
+    const std::string plotDir = dir + "/plots";
+    fs::create_directories(plotDir);
+    std::vector<std::string> axes = Axes(runs);
+    size_t figures = 0;
+    const std::string target = runs[0].config.at("target_accuracy");
+
+    // Comparison: accuracy against time, bytes and rounds, one curve (and band) per run; of
+    // several seeds only the first, so that the figure stays readable.
+    std::vector<Run> shown;
+    for (const auto& run : runs)
+    {
+        auto first = std::min_element(runs.begin(), runs.end(), [](const Run& a, const Run& b) {
+            return std::stoull(a.config.at("seed")) < std::stoull(b.config.at("seed"));
+        });
+        if (run.config.at("seed") == first->config.at("seed"))
+        {
+            shown.push_back(run);
+        }
+    }
+    const bool bands = shown.size() <= 8;
+    struct Plot
+    {
+        std::string name;
+        std::string column;
+        std::string xlabel;
+        std::string scale;
+    };
+    for (const Plot& p : {Plot{"accuracy-vs-time", "time_s", "simulated wall-clock time (s)", "1"},
+                          Plot{"accuracy-vs-bytes", "bytes_per_node", "bytes sent per node (MB)", "1e-6"},
+                          Plot{"accuracy-vs-rounds", "round", "round", "1"}})
+    {
+        std::ostringstream body;
+        body << "set key outside bottom center horizontal maxrows 4 font \",9\"\n"
+             << "set grid\nset xlabel " << Quote(p.xlabel) << "\nset ylabel "
+             << Quote("test accuracy (mean over nodes" + std::string(bands ? ", band: min-max)" : ")"))
+             << "\nset yrange [0:1]\nset datafile separator \",\"\n"
+             << "set style fill transparent solid 0.15 noborder\nplot ";
+        for (size_t i = 0; i < shown.size(); ++i)
+        {
+            std::string data = Quote(shown[i].dir + "/curve.csv");
+            std::string x = "($" + std::string(p.column == "round" ? "1" : p.column == "time_s" ? "2" : "3") +
+                            "*" + p.scale + ")";
+            if (bands)
+            {
+                body << data << " using " << x << ":5:6 with filledcurves lc " << i + 1
+                     << " notitle, ";
+            }
+            body << data << " using " << x << ":4 with linespoints lw 2 pt 7 ps 0.6 lc " << i + 1
+                 << " title " << Quote(Label(shown[i], axes, {"seed"})) << ", ";
+        }
+        body << target << " with lines dt 2 lc rgb \"black\" title " << Quote("target accuracy " + target)
+             << "\n";
+        RunGnuplot(plotDir, p.name, body.str());
+        ++figures;
+    }
+
+    // Sweep: time and bytes to the target against each swept axis.
+    for (const auto& swept : axes)
+    {
+        if (swept == "algorithm" || swept == "seed" || swept.rfind("random-sampling", 0) == 0 ||
+            swept.rfind("jwins", 0) == 0 || swept.rfind("choco", 0) == 0 ||
+            swept.rfind("sparse-push", 0) == 0 || swept.rfind("topk", 0) == 0)
+        {
+            continue;
+        }
+        std::string unit;
+        // group label -> x -> values over seeds
+        std::map<std::string, std::map<double, std::vector<std::pair<double, double>>>> groups;
+        bool numeric = true;
+        for (const auto& run : runs)
+        {
+            double x = SweptNumber(swept, run.config.at(swept), unit);
+            numeric = numeric && std::isfinite(x);
+            std::string label = Label(run, axes, {swept, "seed"});
+            auto& points = groups[label][x];
+            const std::string& t = run.summary.at("time_to_target_s");
+            const std::string& b = run.summary.at("bytes_per_node_to_target");
+            if (!t.empty() && !b.empty())
+            {
+                points.emplace_back(std::stod(t), std::stod(b) / 1e6);
+            }
+        }
+        if (!numeric)
+        {
+            continue;
+        }
+        const std::string stem = "sweep-" + swept;
+        for (int what = 0; what < 2; ++what)
+        {
+            std::ostringstream body;
+            std::string file = plotDir + "/" + stem + (what ? "-bytes" : "-time") + ".dat";
+            std::ofstream dat(file);
+            dat << "# x mean min max (one block per line: " << (what ? "MB" : "s") << " to target)\n";
+            std::vector<std::string> labels;
+            for (const auto& [label, byX] : groups)
+            {
+                labels.push_back(label);
+                for (const auto& [x, values] : byX)
+                {
+                    if (values.empty())
+                    {
+                        continue; // target not reached by any seed: no point
+                    }
+                    double sum = 0;
+                    double lo = 1e300;
+                    double hi = -1e300;
+                    for (const auto& v : values)
+                    {
+                        double y = what ? v.second : v.first;
+                        sum += y;
+                        lo = std::min(lo, y);
+                        hi = std::max(hi, y);
+                    }
+                    dat << std::setprecision(10) << x << " " << sum / values.size() << " " << lo
+                        << " " << hi << "\n";
+                }
+                dat << "\n\n";
+            }
+            dat.close();
+            std::string xlabel = swept + (unit.empty() ? "" : " (" + unit + ")");
+            body << "set key outside bottom center horizontal maxrows 3 font \",9\"\nset grid\n"
+                 << "set logscale x\nset xlabel " << Quote(xlabel) << "\nset ylabel "
+                 << Quote(what ? "bytes sent per node to reach accuracy " + target + " (MB)"
+                               : "simulated time to reach accuracy " + target + " (s)")
+                 << "\nset title " << Quote("mean and min-max over seeds; missing points: target not reached")
+                 << "\nplot ";
+            for (size_t i = 0; i < labels.size(); ++i)
+            {
+                body << (i ? ", " : "") << Quote(file) << " index " << i
+                     << " using 1:2:3:4 with yerrorlines lw 2 pt 7 title " << Quote(labels[i]);
+            }
+            body << "\n";
+            RunGnuplot(plotDir, stem + (what ? "-bytes" : "-time"), body.str());
+            ++figures;
+        }
+    }
+    log << "dlsim: " << figures << " figures (PNG and SVG) in " << plotDir << "/" << std::endl;
+    return figures;
+}
+
+} // namespace ns3

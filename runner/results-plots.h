@@ -1,0 +1,33 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * Collecting finished run folders into an index and plotting them with gnuplot.
+ */
+#ifndef DLSIM_RESULTS_PLOTS_H
+#define DLSIM_RESULTS_PLOTS_H
+
+#include <ostream>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * Rebuild `dir`/index.csv from the finished runs under `dir` (the folder itself, or its
+ * sub-folders, each with config.ini and summary.csv), wherever they ran. The axes are the keys
+ * whose values differ between runs. Returns the number of runs found; throws if none.
+ */
+size_t CollectRuns(const std::string& dir, std::ostream& log);
+
+/**
+ * Render PNG and SVG figures into `dir`/plots with gnuplot: mean test accuracy (with a min-max
+ * band over nodes) against simulated time, bytes sent per node and rounds, one curve per run,
+ * the target accuracy marked; and for a sweep (an axis other than algorithm and seed),
+ * time and bytes to the target against the swept value, one line per algorithm, mean and
+ * min-max over seeds. Throws if gnuplot fails; returns the number of figures.
+ */
+size_t PlotRuns(const std::string& dir, std::ostream& log);
+
+} // namespace ns3
+
+#endif // DLSIM_RESULTS_PLOTS_H
