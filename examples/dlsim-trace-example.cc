@@ -5,10 +5,10 @@
  * output instead of the runner's result files.
  *
  * Four trace sources are attached, in the two ways ns-3 offers:
- *  - MessageSent through the configuration namespace, for every learner at once:
- *      Config::ConnectWithoutContext(
- *          "/NodeList/x/ApplicationList/x/$ns3::LearnerApplication/MessageSent", ...)
- *    (with * for x: all nodes, all applications of that type);
+ *  - MessageSent through the configuration namespace, for every learner at once, with
+ *    Config::ConnectWithoutContext and a path that matches every LearnerApplication of every
+ *    node ("/NodeList/[*]/ApplicationList/[*]/$ns3::LearnerApplication/MessageSent", without
+ *    the brackets; see main);
  *  - MessageReceived, RoundCompleted and Evaluated on each application object with
  *    TraceConnectWithoutContext.
  *

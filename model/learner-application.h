@@ -74,6 +74,13 @@ class LearnerApplication : public Application
   public:
     static TypeId GetTypeId();
 
+    /// Signature of the RoundCompleted trace source.
+    typedef void (*RoundCompletedCallback)(const RoundReport& report);
+    /// Signature of the MessageSent and MessageReceived trace sources.
+    typedef void (*MessageCallback)(const MessageReport& report);
+    /// Signature of the Evaluated trace source.
+    typedef void (*EvaluatedCallback)(const EvalReport& report);
+
     LearnerApplication();
     ~LearnerApplication() override;
 
