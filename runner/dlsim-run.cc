@@ -302,11 +302,24 @@ main(int argc, char** argv)
     {
         try
         {
+            // Optionally a new target: its time and bytes come from the runs' curve.csv.
+            double target = -1.0;
+            for (int i = 3; i < argc; ++i)
+            {
+                std::vector<std::string> overrides = {argv[i]};
+                ScenarioConfig c = ScenarioConfig::Load("", overrides);
+                if (std::string(argv[i]).find("target_accuracy") == std::string::npos)
+                {
+                    throw ScenarioError("dlsim plot/collect take only --target_accuracy=X after DIR, got '" +
+                                        std::string(argv[i]) + "'");
+                }
+                target = c.GetDouble("target_accuracy", 0.0, 1.0);
+            }
             if (std::string(argv[1]) == "--collect")
             {
-                CollectRuns(argv[2], std::cout);
+                CollectRuns(argv[2], std::cout, target);
             }
-            PlotRuns(argv[2], std::cout);
+            PlotRuns(argv[2], std::cout, target);
             return 0;
         }
         catch (const std::exception& e)

@@ -73,8 +73,30 @@ struct Run
     std::map<std::string, std::string> summary;
 };
 
+/// Set the to-target figures of a run for another target, from its curve.csv.
+void
+Retarget(Run& run, double target)
+{
+    std::ostringstream t;
+    t << target;
+    run.config["target_accuracy"] = t.str();
+    run.summary["time_to_target_s"] = "";
+    run.summary["bytes_per_node_to_target"] = "";
+    run.summary["round_to_target"] = "";
+    for (const auto& row : ReadCsv(run.dir + "/curve.csv"))
+    {
+        if (std::stod(row.at("accuracy_mean")) >= target)
+        {
+            run.summary["time_to_target_s"] = row.at("time_s");
+            run.summary["bytes_per_node_to_target"] = row.at("bytes_per_node");
+            run.summary["round_to_target"] = row.at("round");
+            break;
+        }
+    }
+}
+
 std::vector<Run>
-FindRuns(const std::string& dir)
+FindRuns(const std::string& dir, double target)
 {
     std::vector<std::string> candidates;
     if (fs::exists(fs::path(dir) / "summary.csv"))
@@ -112,6 +134,14 @@ FindRuns(const std::string& dir)
             continue;
         }
         run.summary = summary[0];
+        if (target >= 0.0)
+        {
+            if (!fs::exists(fs::path(d) / "curve.csv"))
+            {
+                throw ScenarioError("run " + d + " has no curve.csv to recompute the target from");
+            }
+            Retarget(run, target);
+        }
         runs.push_back(run);
     }
     return runs;
@@ -255,9 +285,9 @@ RunGnuplot(const std::string& plotDir, const std::string& name, const std::strin
 } // namespace
 
 size_t
-CollectRuns(const std::string& dir, std::ostream& log)
+CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
 {
-    std::vector<Run> runs = FindRuns(dir);
+    std::vector<Run> runs = FindRuns(dir, targetAccuracy);
     if (runs.empty())
     {
         throw ScenarioError("no finished runs (folders with config.ini and summary.csv) under " + dir);
@@ -270,6 +300,12 @@ CollectRuns(const std::string& dir, std::ostream& log)
     }
     std::string header;
     std::getline(std::ifstream(runs[0].dir + "/summary.csv"), header);
+    std::vector<std::string> columns;
+    std::stringstream headerFields(header);
+    for (std::string column; std::getline(headerFields, column, ',');)
+    {
+        columns.push_back(column);
+    }
     index << "run," << header << "\n";
     for (const auto& run : runs)
     {
@@ -278,11 +314,13 @@ CollectRuns(const std::string& dir, std::ostream& log)
             const std::string& v = run.config.at(axis);
             index << (v.find(',') == std::string::npos ? v : "\"" + v + "\"") << ",";
         }
-        std::ifstream summary(run.dir + "/summary.csv");
-        std::string line;
-        std::getline(summary, line);
-        std::getline(summary, line);
-        index << fs::relative(run.dir, dir).string() << "," << line << "\n";
+        index << fs::relative(run.dir, dir).string();
+        for (const auto& column : columns)
+        {
+            auto it = run.summary.find(column);
+            index << "," << (it == run.summary.end() ? "" : it->second);
+        }
+        index << "\n";
     }
     if (!index)
     {
@@ -293,9 +331,9 @@ CollectRuns(const std::string& dir, std::ostream& log)
 }
 
 size_t
-PlotRuns(const std::string& dir, std::ostream& log)
+PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
 {
-    std::vector<Run> runs = FindRuns(dir);
+    std::vector<Run> runs = FindRuns(dir, targetAccuracy);
     if (runs.empty())
     {
         throw ScenarioError("no finished runs (folders with config.ini and summary.csv) under " + dir);
@@ -394,8 +432,20 @@ PlotRuns(const std::string& dir, std::ostream& log)
             std::ofstream dat(file);
             dat << "# x mean min max (one block per line: " << (what ? "MB" : "s") << " to target)\n";
             std::vector<std::string> labels;
+            std::vector<std::string> neverReached;
             for (const auto& [label, byX] : groups)
             {
+                bool any = false;
+                for (const auto& [x, values] : byX)
+                {
+                    any = any || !values.empty();
+                }
+                if (!any)
+                {
+                    // gnuplot does not count empty blocks: leave the group out, name it below.
+                    neverReached.push_back(label);
+                    continue;
+                }
                 labels.push_back(label);
                 for (const auto& [x, values] : byX)
                 {
@@ -424,8 +474,28 @@ PlotRuns(const std::string& dir, std::ostream& log)
                  << "set logscale x\nset xlabel " << Quote(xlabel) << "\nset ylabel "
                  << Quote(what ? "bytes sent per node to reach accuracy " + target + " (MB)"
                                : "simulated time to reach accuracy " + target + " (s)")
-                 << "\nset title " << Quote("mean and min-max over seeds; missing points: target not reached")
-                 << "\nplot ";
+                 << "\nset title "
+                 << Quote("mean and min-max over seeds; missing points: target not reached" +
+                          std::string(neverReached.empty() ? "" : "; never reached: ") +
+                          [&neverReached]() {
+                              std::string all;
+                              for (const auto& l : neverReached)
+                              {
+                                  all += (all.empty() ? "" : "; ") + l;
+                              }
+                              return all;
+                          }())
+                 << "\n";
+            if (labels.empty())
+            {
+                body << "set label 1 " << Quote("no run reached the target accuracy")
+                     << " at graph 0.5, graph 0.5 center\nset xrange [*:*]\nset yrange [0:1]\n"
+                     << "plot 1/0 notitle\n";
+                RunGnuplot(plotDir, stem + (what ? "-bytes" : "-time"), body.str());
+                ++figures;
+                continue;
+            }
+            body << "plot ";
             for (size_t i = 0; i < labels.size(); ++i)
             {
                 body << (i ? ", " : "") << Quote(file) << " index " << i

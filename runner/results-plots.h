@@ -16,8 +16,10 @@ namespace ns3
  * Rebuild `dir`/index.csv from the finished runs under `dir` (the folder itself, or its
  * sub-folders, each with config.ini and summary.csv), wherever they ran. The axes are the keys
  * whose values differ between runs. Returns the number of runs found; throws if none.
+ * With targetAccuracy >= 0, time, bytes and round to the target are recomputed from each run's
+ * curve.csv for that accuracy instead of the one the runs were configured with.
  */
-size_t CollectRuns(const std::string& dir, std::ostream& log);
+size_t CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy = -1.0);
 
 /**
  * Render PNG and SVG figures into `dir`/plots with gnuplot: mean test accuracy (with a min-max
@@ -25,8 +27,9 @@ size_t CollectRuns(const std::string& dir, std::ostream& log);
  * the target accuracy marked; and for a sweep (an axis other than algorithm and seed),
  * time and bytes to the target against the swept value, one line per algorithm, mean and
  * min-max over seeds. Throws if gnuplot fails; returns the number of figures.
+ * targetAccuracy as for CollectRuns.
  */
-size_t PlotRuns(const std::string& dir, std::ostream& log);
+size_t PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy = -1.0);
 
 } // namespace ns3
 
