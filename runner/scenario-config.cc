@@ -23,7 +23,10 @@ ScenarioKeys()
         {"nodes", "16", "number of learners (simulated hosts)"},
         {"rounds", "100", "synchronous communication rounds"},
         {"seed", "1", "seeds everything drawn at random: data split, topology, links, models"},
-        {"topology", "random-regular", "random-regular, ring, directed-ring, complete or file"},
+        {"topology",
+         "random-regular",
+         "random-regular, ring, directed-ring, complete, directed-exponential, "
+         "time-varying-exponential, file or schedule"},
         {"degree", "4", "degree of the random-regular topology"},
         {"topology.file", "", "edge-list file (lines 'u v') for topology = file"},
         {"topology.schedule", "[]", "edge-list files, one per phase, for topology = schedule"},
