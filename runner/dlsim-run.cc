@@ -10,6 +10,7 @@
 #include "scenario-runner.h"
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -32,6 +33,37 @@ namespace
 
 /// Render figures at the end of a run (off with --no-plot, and in grid children).
 bool g_plot = true;
+
+/// The grid's running children, for the signal handler (fixed storage: async-signal-safe).
+constexpr size_t kMaxJobs = 1024;
+volatile pid_t g_children[kMaxJobs] = {};
+
+/// An interrupted grid takes its runs down with it, so that a rerun can take their folders over.
+extern "C" void
+StopChildren(int signal)
+{
+    for (size_t i = 0; i < kMaxJobs; ++i)
+    {
+        if (g_children[i] > 0)
+        {
+            ::kill(g_children[i], SIGTERM);
+        }
+    }
+    ::_exit(128 + signal);
+}
+
+void
+RememberChild(pid_t pid, bool add)
+{
+    for (size_t i = 0; i < kMaxJobs; ++i)
+    {
+        if (add ? g_children[i] == 0 : g_children[i] == pid)
+        {
+            g_children[i] = add ? pid : 0;
+            return;
+        }
+    }
+}
 
 void
 PrintUsage(std::ostream& out)
@@ -195,6 +227,9 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
     std::cout << "dlsim: grid of " << points.size() << " runs over " << GridAxes(config).size()
               << " axes, " << jobs << " at a time; results in " << root << "/" << std::endl;
     auto start = std::chrono::steady_clock::now();
+    std::signal(SIGINT, StopChildren);
+    std::signal(SIGTERM, StopChildren);
+    std::signal(SIGHUP, StopChildren);
     std::map<pid_t, size_t> running;
     std::vector<bool> failed(points.size(), false);
     size_t next = 0;
@@ -214,7 +249,9 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
             }
             else
             {
-                running[SpawnPoint(self, point)] = next;
+                pid_t child = SpawnPoint(self, point);
+                running[child] = next;
+                RememberChild(child, true);
                 std::cout << "[start] " << point.name << std::endl;
             }
             ++next;
@@ -231,6 +268,7 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
         }
         size_t index = running.at(pid);
         running.erase(pid);
+        RememberChild(pid, false);
         const GridPoint& point = points[index];
         const std::string out = point.config.GetString("out");
         std::cout << "[" << ++finished << "/" << points.size() << "] " << point.name << ": ";

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <csignal>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -107,6 +108,39 @@ TEST(Grid, RunsEveryPointWritesAnIndexAndResumes)
     fs::remove(out + "/index.csv");
     ASSERT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + " --collect " + out, output), 0) << output;
     EXPECT_EQ(Lines(Slurp(out + "/index.csv")), 5u);
+    fs::remove_all(out);
+}
+
+TEST(Grid, AnInterruptedGridStopsItsRunsAndResumes)
+{
+    std::string out = (fs::temp_directory_path() / ("dlsim-stop-" + std::to_string(getpid()))).string();
+    fs::remove_all(out);
+    std::string command = std::string(DLSIM_RUN_BINARY) +
+                          " --dataset=synthetic --synthetic.train_samples=300 --model=logistic "
+                          "--nodes=4 --degree=2 --rounds=60 --eval.every=10 --no-plot "
+                          "--seed='1, 2, 3, 4' -j 2 --out=" +
+                          out;
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0)
+    {
+        execl("/bin/sh", "sh", "-c", ("exec " + command + " > /dev/null 2>&1").c_str(), nullptr);
+        _exit(127);
+    }
+    // Interrupt once the first runs are under way.
+    for (int i = 0; i < 200 && !fs::exists(out + "/seed=1/config.ini"); ++i)
+    {
+        usleep(20000);
+    }
+    usleep(300000);
+    kill(pid, SIGTERM);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    EXPECT_FALSE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the grid was interrupted";
+    EXPECT_FALSE(fs::exists(out + "/index.csv"));
+    std::string output;
+    ASSERT_EQ(RunCommand(command, output), 0) << output; // no "being written" errors: runs stopped
+    EXPECT_EQ(Lines(Slurp(out + "/index.csv")), 5u) << output;
     fs::remove_all(out);
 }
 
