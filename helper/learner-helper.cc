@@ -98,7 +98,8 @@ LearnerHelper::Install(NodeContainer nodes)
 {
     NS_ABORT_MSG_UNLESS(m_overlay, "LearnerHelper::Install needs SetOverlay first");
     NS_ABORT_MSG_UNLESS(m_data.train && m_data.test, "LearnerHelper::Install needs SetData first");
-    const OverlaySchedule schedule = m_schedule ? *m_schedule : OverlaySchedule(m_overlay->GetGraph());
+    const OverlaySchedule schedule
+        = m_schedule ? *m_schedule : OverlaySchedule(m_overlay->GetGraph());
     const uint32_t n = nodes.GetN();
     NS_ABORT_MSG_UNLESS(n == schedule.GetNNodes() && m_partition.size() == n,
                         "LearnerHelper: " << n << " nodes, " << schedule.GetNNodes()
@@ -143,10 +144,10 @@ LearnerHelper::Install(NodeContainer nodes)
         if (algorithm->ForDirectedGraphs() != schedule.IsDirected())
         {
             throw std::invalid_argument(
-                "algorithm " + m_sharing.algorithm + " runs on " +
-                (algorithm->ForDirectedGraphs() ? "directed" : "undirected") +
-                " topologies, but the topology is " +
-                (schedule.IsDirected() ? "directed" : "undirected"));
+                "algorithm " + m_sharing.algorithm + " runs on "
+                + (algorithm->ForDirectedGraphs() ? "directed" : "undirected")
+                + " topologies, but the topology is "
+                + (schedule.IsDirected() ? "directed" : "undirected"));
         }
         // Extra communication-only rounds (SCSP) come after the training rounds.
         app->SetAttribute("Rounds", UintegerValue(rounds.Get() + algorithm->ExtraRounds()));

@@ -37,11 +37,11 @@ LearnerApplication::GetTypeId()
                             MakeUintegerAccessor(&LearnerApplication::m_learnerId),
                             MakeUintegerChecker<uint32_t>())
               .AddAttribute("Seed",
-                          "The run's seed, handed to the sharing algorithm (random choices).",
-                          UintegerValue(1),
-                          MakeUintegerAccessor(&LearnerApplication::m_seed),
-                          MakeUintegerChecker<uint64_t>())
-            .AddAttribute("Rounds",
+                            "The run's seed, handed to the sharing algorithm (random choices).",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&LearnerApplication::m_seed),
+                            MakeUintegerChecker<uint64_t>())
+              .AddAttribute("Rounds",
                             "Number of synchronous rounds to run.",
                             UintegerValue(10),
                             MakeUintegerAccessor(&LearnerApplication::m_rounds),
@@ -469,9 +469,8 @@ LearnerApplication::FinishTraining(double trainLoss, Time computeTime)
     auto framed = std::make_shared<const std::vector<uint8_t>>(FrameMessage(header, payload.bytes));
     for (const Peer& peer : PhaseOf(m_round).out)
     {
-        OutConnection& connection = *std::find_if(m_out.begin(), m_out.end(), [&peer](const auto& c) {
-            return c.peer.id == peer.id;
-        });
+        OutConnection& connection = *std::find_if(
+            m_out.begin(), m_out.end(), [&peer](const auto& c) { return c.peer.id == peer.id; });
         connection.queue.push_back(framed);
         m_roundValueBytes += payload.valueBytes;
         m_roundMetadataBytes += framed->size() - payload.valueBytes;

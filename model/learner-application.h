@@ -94,7 +94,7 @@ class LearnerApplication : public Application
     /// The neighbours of one phase of a (possibly time-varying) overlay.
     struct PeerSet
     {
-        std::vector<Peer> out; ///< where this node sends, with addresses
+        std::vector<Peer> out;    ///< where this node sends, with addresses
         std::vector<uint32_t> in; ///< whom it receives from, sorted
     };
 

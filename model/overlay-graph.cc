@@ -134,15 +134,10 @@ OverlayGraph::GetLinks() const
     return links;
 }
 
-OverlaySchedule::OverlaySchedule(OverlayGraph graph)
-    : m_phases{std::move(graph)},
-      m_period(1)
-{
-}
+OverlaySchedule::OverlaySchedule(OverlayGraph graph) : m_phases{std::move(graph)}, m_period(1) {}
 
 OverlaySchedule::OverlaySchedule(std::vector<OverlayGraph> phases, uint32_t period)
-    : m_phases(std::move(phases)),
-      m_period(period)
+    : m_phases(std::move(phases)), m_period(period)
 {
     if (m_phases.empty() || m_period == 0)
     {
@@ -150,8 +145,8 @@ OverlaySchedule::OverlaySchedule(std::vector<OverlayGraph> phases, uint32_t peri
     }
     for (const auto& phase : m_phases)
     {
-        if (phase.GetNNodes() != m_phases[0].GetNNodes() ||
-            phase.IsDirected() != m_phases[0].IsDirected())
+        if (phase.GetNNodes() != m_phases[0].GetNNodes()
+            || phase.IsDirected() != m_phases[0].IsDirected())
         {
             throw TopologyError("the phases of a time-varying topology must have the same nodes "
                                 "and all be directed or all undirected");
@@ -462,8 +457,9 @@ MakeTopology(const TopologySpec& spec, Ptr<UniformRandomVariable> rng)
     {
         if (spec.files.empty() || (name == "file" && spec.files.size() != 1))
         {
-            throw TopologyError(name == "file" ? "topology = file needs one edge-list file in topology.file"
-                                               : "topology = schedule needs edge-list files in topology.schedule");
+            throw TopologyError(
+                name == "file" ? "topology = file needs one edge-list file in topology.file"
+                               : "topology = schedule needs edge-list files in topology.schedule");
         }
         std::vector<OverlayGraph> phases;
         for (const auto& file : spec.files)
@@ -473,8 +469,8 @@ MakeTopology(const TopologySpec& spec, Ptr<UniformRandomVariable> rng)
         OverlaySchedule schedule(phases, spec.period);
         if (!schedule.Union().IsConnected())
         {
-            throw TopologyError("the edge lists of topology.schedule together do not connect all " +
-                                std::to_string(n) + " nodes");
+            throw TopologyError("the edge lists of topology.schedule together do not connect all "
+                                + std::to_string(n) + " nodes");
         }
         return schedule;
     }

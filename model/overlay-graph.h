@@ -124,10 +124,10 @@ struct TopologySpec
 {
     std::string name = "random-regular";
     uint32_t nodes = 16;
-    uint32_t degree = 4;             ///< random-regular
-    std::vector<std::string> files;  ///< file: one edge list; schedule: one per phase
-    bool directed = false;           ///< file and schedule: read the edge lists as directed
-    uint32_t period = 1;             ///< time-varying-exponential and schedule
+    uint32_t degree = 4;            ///< random-regular
+    std::vector<std::string> files; ///< file: one edge list; schedule: one per phase
+    bool directed = false;          ///< file and schedule: read the edge lists as directed
+    uint32_t period = 1;            ///< time-varying-exponential and schedule
 };
 
 /**

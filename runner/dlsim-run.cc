@@ -13,12 +13,12 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
-#include <fcntl.h>
 #include <spawn.h>
 #include <sstream>
 #include <sys/wait.h>
@@ -102,8 +102,8 @@ bool
 IsComplete(const GridPoint& point)
 {
     const std::string out = point.config.GetString("out");
-    if (!std::filesystem::exists(out + "/summary.json") ||
-        !std::filesystem::exists(out + "/summary.csv"))
+    if (!std::filesystem::exists(out + "/summary.json")
+        || !std::filesystem::exists(out + "/summary.csv"))
     {
         return false;
     }
@@ -169,7 +169,9 @@ SpawnPoint(const std::string& self, const GridPoint& point)
 
 /// Write one command line per point (GNU parallel) and a Slurm array job script.
 int
-EmitJobs(const ScenarioConfig& config, const std::vector<GridPoint>& points, const std::string& file)
+EmitJobs(const ScenarioConfig& config,
+         const std::vector<GridPoint>& points,
+         const std::string& file)
 {
     std::ofstream jobs(file);
     size_t count = 0;
@@ -234,7 +236,8 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
     std::vector<bool> failed(points.size(), false);
     size_t next = 0;
     size_t finished = 0;
-    auto elapsed = [&start]() {
+    auto elapsed = [&start]()
+    {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
     while (next < points.size() || !running.empty())
@@ -311,8 +314,8 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
         index << points[i].name << "," << row << "\n";
     }
     std::cout << "dlsim: index of " << points.size() - failures << " runs in " << root
-              << "/index.csv, wall time " << std::fixed << std::setprecision(0) << elapsed()
-              << " s" << std::endl;
+              << "/index.csv, wall time " << std::fixed << std::setprecision(0) << elapsed() << " s"
+              << std::endl;
     if (failures > 0)
     {
         std::cerr << "dlsim: error: " << failures << " of " << points.size() << " runs failed"
@@ -348,8 +351,9 @@ main(int argc, char** argv)
                 ScenarioConfig c = ScenarioConfig::Load("", overrides);
                 if (std::string(argv[i]).find("target_accuracy") == std::string::npos)
                 {
-                    throw ScenarioError("dlsim plot/collect take only --target_accuracy=X after DIR, got '" +
-                                        std::string(argv[i]) + "'");
+                    throw ScenarioError(
+                        "dlsim plot/collect take only --target_accuracy=X after DIR, got '"
+                        + std::string(argv[i]) + "'");
                 }
                 target = c.GetDouble("target_accuracy", 0.0, 1.0);
             }
@@ -400,8 +404,9 @@ main(int argc, char** argv)
             long n = std::strtol(value.c_str(), &end, 10);
             if (value.empty() || *end != '\0' || n < 1 || n > 1024)
             {
-                std::cerr << "dlsim: error: -j expects a number of parallel runs from 1 to 1024, got '"
-                          << value << "'\n";
+                std::cerr
+                    << "dlsim: error: -j expects a number of parallel runs from 1 to 1024, got '"
+                    << value << "'\n";
                 return 2;
             }
             jobs = static_cast<unsigned>(n);
@@ -409,8 +414,8 @@ main(int argc, char** argv)
         else if (arg.rfind("--", 0) == 0)
         {
             // Accept both --key=value and --key value.
-            if (arg.find('=') == std::string::npos && i + 1 < argc &&
-                std::string(argv[i + 1]).rfind("-", 0) != 0)
+            if (arg.find('=') == std::string::npos && i + 1 < argc
+                && std::string(argv[i + 1]).rfind("-", 0) != 0)
             {
                 arg += "=" + std::string(argv[++i]);
             }

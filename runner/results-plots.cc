@@ -35,7 +35,8 @@ ReadCsv(const std::string& path)
     std::string line;
     std::vector<std::string> header;
     Table rows;
-    auto split = [](const std::string& l) {
+    auto split = [](const std::string& l)
+    {
         std::vector<std::string> out;
         std::stringstream ss(l);
         for (std::string f; std::getline(ss, f, ',');)
@@ -182,8 +183,8 @@ AlgorithmLabel(const std::map<std::string, std::string>& c)
     }
     if (a == "topk")
     {
-        return a + " (alpha " + c.at("topk.alpha") +
-               (c.at("topk.accumulation") == "true" ? ", accumulated)" : ")");
+        return a + " (alpha " + c.at("topk.alpha")
+               + (c.at("topk.accumulation") == "true" ? ", accumulated)" : ")");
     }
     if (a == "jwins")
     {
@@ -191,8 +192,8 @@ AlgorithmLabel(const std::map<std::string, std::string>& c)
     }
     if (a == "choco")
     {
-        return a + " (" + c.at("choco.compression") + " " + c.at("choco.alpha") + ", gamma " +
-               c.at("choco.gamma") + ")";
+        return a + " (" + c.at("choco.compression") + " " + c.at("choco.alpha") + ", gamma "
+               + c.at("choco.gamma") + ")";
     }
     if (a == "sparse-push" || a == "scsp")
     {
@@ -208,7 +209,8 @@ Label(const Run& run, const std::vector<std::string>& axes, const std::set<std::
     std::string label = AlgorithmLabel(run.config);
     for (const auto& axis : axes)
     {
-        if (axis == "algorithm" || skip.count(axis) || axis.rfind(run.config.at("algorithm"), 0) == 0)
+        if (axis == "algorithm" || skip.count(axis)
+            || axis.rfind(run.config.at("algorithm"), 0) == 0)
         {
             continue;
         }
@@ -265,8 +267,8 @@ RunGnuplot(const std::string& plotDir, const std::string& name, const std::strin
     std::string script = plotDir + "/" + name + ".gp";
     std::ofstream gp(script);
     // noenhanced: names like sparse-push.alpha must print as they are, not as sub/superscripts.
-    for (const std::string terminal : {"pngcairo noenhanced size 1000,650 font \",11\"",
-                                       "svg noenhanced size 1000,650 dynamic"})
+    for (const std::string terminal :
+         {"pngcairo noenhanced size 1000,650 font \",11\"", "svg noenhanced size 1000,650 dynamic"})
     {
         std::string ext = terminal.rfind("png", 0) == 0 ? ".png" : ".svg";
         gp << "set terminal " << terminal << "\nset output " << Quote(plotDir + "/" + name + ext)
@@ -277,8 +279,8 @@ RunGnuplot(const std::string& plotDir, const std::string& name, const std::strin
     std::string command = "gnuplot " + script + " 2> " + plotDir + "/" + name + ".log";
     if (std::system(command.c_str()) != 0)
     {
-        throw std::runtime_error("gnuplot failed on " + script + " (see " + plotDir + "/" + name +
-                                 ".log; is Debian's gnuplot-nox installed?)");
+        throw std::runtime_error("gnuplot failed on " + script + " (see " + plotDir + "/" + name
+                                 + ".log; is Debian's gnuplot-nox installed?)");
     }
 }
 
@@ -290,7 +292,8 @@ CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
     std::vector<Run> runs = FindRuns(dir, targetAccuracy);
     if (runs.empty())
     {
-        throw ScenarioError("no finished runs (folders with config.ini and summary.csv) under " + dir);
+        throw ScenarioError("no finished runs (folders with config.ini and summary.csv) under "
+                            + dir);
     }
     std::vector<std::string> axes = Axes(runs);
     std::ofstream index(dir + "/index.csv");
@@ -336,7 +339,8 @@ PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
     std::vector<Run> runs = FindRuns(dir, targetAccuracy);
     if (runs.empty())
     {
-        throw ScenarioError("no finished runs (folders with config.ini and summary.csv) under " + dir);
+        throw ScenarioError("no finished runs (folders with config.ini and summary.csv) under "
+                            + dir);
     }
     const std::string plotDir = dir + "/plots";
     fs::create_directories(plotDir);
@@ -349,9 +353,11 @@ PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
     std::vector<Run> shown;
     for (const auto& run : runs)
     {
-        auto first = std::min_element(runs.begin(), runs.end(), [](const Run& a, const Run& b) {
-            return std::stoull(a.config.at("seed")) < std::stoull(b.config.at("seed"));
-        });
+        auto first = std::min_element(
+            runs.begin(),
+            runs.end(),
+            [](const Run& a, const Run& b)
+            { return std::stoull(a.config.at("seed")) < std::stoull(b.config.at("seed")); });
         if (run.config.at("seed") == first->config.at("seed"))
         {
             shown.push_back(run);
@@ -365,21 +371,26 @@ PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
         std::string xlabel;
         std::string scale;
     };
-    for (const Plot& p : {Plot{"accuracy-vs-time", "time_s", "simulated wall-clock time (s)", "1"},
-                          Plot{"accuracy-vs-bytes", "bytes_per_node", "bytes sent per node (MB)", "1e-6"},
-                          Plot{"accuracy-vs-rounds", "round", "round", "1"}})
+    for (const Plot& p :
+         {Plot{"accuracy-vs-time", "time_s", "simulated wall-clock time (s)", "1"},
+          Plot{"accuracy-vs-bytes", "bytes_per_node", "bytes sent per node (MB)", "1e-6"},
+          Plot{"accuracy-vs-rounds", "round", "round", "1"}})
     {
         std::ostringstream body;
         body << "set key outside bottom center horizontal maxrows 4 font \",9\"\n"
              << "set grid\nset xlabel " << Quote(p.xlabel) << "\nset ylabel "
-             << Quote("test accuracy (mean over nodes" + std::string(bands ? ", band: min-max)" : ")"))
+             << Quote("test accuracy (mean over nodes"
+                      + std::string(bands ? ", band: min-max)" : ")"))
              << "\nset yrange [0:1]\nset datafile separator \",\"\n"
              << "set style fill transparent solid 0.15 noborder\nplot ";
         for (size_t i = 0; i < shown.size(); ++i)
         {
             std::string data = Quote(shown[i].dir + "/curve.csv");
-            std::string x = "($" + std::string(p.column == "round" ? "1" : p.column == "time_s" ? "2" : "3") +
-                            "*" + p.scale + ")";
+            std::string x = "($"
+                            + std::string(p.column == "round"    ? "1"
+                                          : p.column == "time_s" ? "2"
+                                                                 : "3")
+                            + "*" + p.scale + ")";
             if (bands)
             {
                 body << data << " using " << x << ":5:6 with filledcurves lc " << i + 1
@@ -388,8 +399,8 @@ PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
             body << data << " using " << x << ":4 with linespoints lw 2 pt 7 ps 0.6 lc " << i + 1
                  << " title " << Quote(Label(shown[i], axes, {"seed"})) << ", ";
         }
-        body << target << " with lines dt 2 lc rgb \"black\" title " << Quote("target accuracy " + target)
-             << "\n";
+        body << target << " with lines dt 2 lc rgb \"black\" title "
+             << Quote("target accuracy " + target) << "\n";
         RunGnuplot(plotDir, p.name, body.str());
         ++figures;
     }
@@ -397,9 +408,9 @@ PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
     // Sweep: time and bytes to the target against each swept axis.
     for (const auto& swept : axes)
     {
-        if (swept == "algorithm" || swept == "seed" || swept.rfind("random-sampling", 0) == 0 ||
-            swept.rfind("jwins", 0) == 0 || swept.rfind("choco", 0) == 0 ||
-            swept.rfind("sparse-push", 0) == 0 || swept.rfind("topk", 0) == 0)
+        if (swept == "algorithm" || swept == "seed" || swept.rfind("random-sampling", 0) == 0
+            || swept.rfind("jwins", 0) == 0 || swept.rfind("choco", 0) == 0
+            || swept.rfind("sparse-push", 0) == 0 || swept.rfind("topk", 0) == 0)
         {
             continue;
         }
@@ -430,7 +441,8 @@ PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
             std::ostringstream body;
             std::string file = plotDir + "/" + stem + (what ? "-bytes" : "-time") + ".dat";
             std::ofstream dat(file);
-            dat << "# x mean min max (one block per line: " << (what ? "MB" : "s") << " to target)\n";
+            dat << "# x mean min max (one block per line: " << (what ? "MB" : "s")
+                << " to target)\n";
             std::vector<std::string> labels;
             std::vector<std::string> neverReached;
             for (const auto& [label, byX] : groups)
@@ -475,9 +487,10 @@ PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
                  << Quote(what ? "bytes sent per node to reach accuracy " + target + " (MB)"
                                : "simulated time to reach accuracy " + target + " (s)")
                  << "\nset title "
-                 << Quote("mean and min-max over seeds; missing points: target not reached" +
-                          std::string(neverReached.empty() ? "" : "; never reached: ") +
-                          [&neverReached]() {
+                 << Quote("mean and min-max over seeds; missing points: target not reached"
+                          + std::string(neverReached.empty() ? "" : "; never reached: ") +
+                          [&neverReached]()
+                          {
                               std::string all;
                               for (const auto& l : neverReached)
                               {

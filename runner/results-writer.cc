@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <iomanip>
 #include <numeric>
-#include <unistd.h>
 #include <sstream>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -171,7 +171,8 @@ ResultsWriter::DrawStatus(uint32_t round, double simSeconds, double bytesPerNode
     double left = round > 0 ? wall / round * (m_rounds - round) : 0.0;
     m_log << "\r\033[K" << std::fixed << std::setprecision(2) << "round " << round << "/"
           << m_rounds << "  sim " << simSeconds << " s  accuracy "
-          << (m_latestAccuracy < 0 ? std::string("-") : std::to_string(m_latestAccuracy).substr(0, 5))
+          << (m_latestAccuracy < 0 ? std::string("-")
+                                   : std::to_string(m_latestAccuracy).substr(0, 5))
           << "  sent " << bytesPerNode / 1e6 << " MB/node  wall " << std::setprecision(0) << wall
           << " s, about " << left << " s left" << std::flush;
     m_log.unsetf(std::ios::floatfield);
@@ -270,7 +271,8 @@ SummaryCsvRow(const RunSummary& s)
 {
     std::ostringstream o;
     o << std::setprecision(10);
-    auto opt = [&o](const auto& v) {
+    auto opt = [&o](const auto& v)
+    {
         if (v)
         {
             o << *v;

@@ -36,7 +36,9 @@ ScenarioKeys()
         {"random-sampling.alpha", "0.1", "random sampling: probability of sharing each parameter"},
         {"topk.alpha", "0.1", "top-k: fraction of parameters shared"},
         {"topk.accumulation", "false", "top-k: rank by change since last shared (JWINS's rule)"},
-        {"jwins.alphas", "[0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 1.0]", "JWINS: fractions drawn per round"},
+        {"jwins.alphas",
+         "[0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 1.0]",
+         "JWINS: fractions drawn per round"},
         {"jwins.metadata_cap", "0.5", "JWINS: fractions from this one on share everything"},
         {"jwins.wavelet", "sym2", "JWINS: haar, db2, db4, sym2, sym4, or none (ablation)"},
         {"jwins.levels", "4", "JWINS: wavelet decomposition levels"},
@@ -46,7 +48,9 @@ ScenarioKeys()
         {"choco.compression", "topk", "CHOCO-SGD: topk or randomk"},
         {"choco.gamma", "auto", "CHOCO-SGD: consensus step size, or auto (tuned by gossip)"},
         {"sparse-push.alpha", "0.01", "Sparse-Push / SCSP: top-k fraction"},
-        {"sparse-push.eta", "auto", "Sparse-Push / SCSP: averaging rate, auto: the paper's pairing"},
+        {"sparse-push.eta",
+         "auto",
+         "Sparse-Push / SCSP: averaging rate, auto: the paper's pairing"},
         {"scsp.gossip_rounds", "10", "SCSP: uncompressed push-sum rounds after training"},
         {"scsp.gossip_eta", "1", "SCSP: averaging rate of the gossip rounds"},
         {"dataset", "fashion-mnist", "fashion-mnist or synthetic"},
@@ -263,7 +267,8 @@ std::vector<std::string>
 ScenarioConfig::GetList(const std::string& key) const
 {
     std::string text = GetString(key);
-    auto trim = [](std::string t) {
+    auto trim = [](std::string t)
+    {
         t.erase(0, t.find_first_not_of(" \t"));
         t.erase(t.find_last_not_of(" \t") + 1);
         return t;
@@ -301,8 +306,8 @@ ScenarioConfig::GetDoubleList(const std::string& key, double min, double max) co
         double v = std::strtod(item.c_str(), &end);
         if (*end != '\0' || !std::isfinite(v) || v < min || v > max)
         {
-            throw ScenarioError(key + ": expected numbers from " + std::to_string(min) + " to " +
-                                std::to_string(max) + ", got '" + item + "'");
+            throw ScenarioError(key + ": expected numbers from " + std::to_string(min) + " to "
+                                + std::to_string(max) + ", got '" + item + "'");
         }
         values.push_back(v);
     }

@@ -15,7 +15,8 @@ SplitGridValues(const std::string& value)
     std::vector<std::string> parts;
     std::string current;
     int depth = 0;
-    auto flush = [&parts, &current]() {
+    auto flush = [&parts, &current]()
+    {
         size_t b = current.find_first_not_of(" \t");
         size_t e = current.find_last_not_of(" \t");
         parts.push_back(b == std::string::npos ? "" : current.substr(b, e - b + 1));
@@ -60,8 +61,8 @@ FolderSafe(const std::string& text)
     std::string out;
     for (char ch : text)
     {
-        bool keep = std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' ||
-                    ch == '=' || ch == '+';
+        bool keep = std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-'
+                    || ch == '=' || ch == '+';
         out += keep ? ch : '-';
     }
     return out;
@@ -81,8 +82,8 @@ ExpandGrid(const ScenarioConfig& config)
         {
             if (v.empty())
             {
-                throw ScenarioError(axis + ": empty value in the list '" + config.GetString(axis) +
-                                    "'");
+                throw ScenarioError(axis + ": empty value in the list '" + config.GetString(axis)
+                                    + "'");
             }
         }
     }
@@ -105,8 +106,8 @@ ExpandGrid(const ScenarioConfig& config)
         }
         if (!names.insert(point.name).second)
         {
-            throw ScenarioError("two grid points would share the run folder '" + point.name +
-                                "' (repeated values?)");
+            throw ScenarioError("two grid points would share the run folder '" + point.name
+                                + "' (repeated values?)");
         }
         point.config.Set("out", config.GetString("out") + "/" + point.name);
         points.push_back(point);

@@ -21,10 +21,10 @@
 #include <cmath>
 #include <csignal>
 #include <fcntl.h>
-#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -117,8 +117,7 @@ WriteLinksCsv(const std::string& path, const std::vector<LinkParameters>& links)
 class RunFolderLock
 {
   public:
-    explicit RunFolderLock(const std::string& folder)
-        : m_path(folder + "/.lock")
+    explicit RunFolderLock(const std::string& folder) : m_path(folder + "/.lock")
     {
         for (int attempt = 0; attempt < 2; ++attempt)
         {
@@ -139,8 +138,8 @@ class RunFolderLock
             in >> owner;
             if (owner > 0 && ::kill(static_cast<pid_t>(owner), 0) == 0)
             {
-                throw ScenarioError("run folder " + folder + " is being written by process " +
-                                    std::to_string(owner) + "; choose another `out`");
+                throw ScenarioError("run folder " + folder + " is being written by process "
+                                    + std::to_string(owner) + "; choose another `out`");
             }
             std::filesystem::remove(m_path); // stale: its process is gone
         }
@@ -164,11 +163,8 @@ class RunFolderLock
 double
 PaperEta(double alpha)
 {
-    const std::vector<std::pair<double, double>> pairs = {{1.0, 1.0},
-                                                          {0.5, 0.08},
-                                                          {0.1, 0.01},
-                                                          {0.01, 0.005},
-                                                          {0.001, 0.001}};
+    const std::vector<std::pair<double, double>> pairs
+        = {{1.0, 1.0}, {0.5, 0.08}, {0.1, 0.01}, {0.01, 0.005}, {0.001, 0.001}};
     auto best = pairs.front();
     for (const auto& p : pairs)
     {
@@ -208,8 +204,9 @@ ReadSharing(const ScenarioConfig& c, uint32_t rounds)
     else if (s.algorithm == "sparse-push" || s.algorithm == "scsp")
     {
         s.alpha = c.GetDouble("sparse-push.alpha", 1e-9, 1.0);
-        s.pushEta = c.GetString("sparse-push.eta") == "auto" ? PaperEta(s.alpha)
-                                                             : c.GetDouble("sparse-push.eta", 1e-9, 1.0);
+        s.pushEta = c.GetString("sparse-push.eta") == "auto"
+                        ? PaperEta(s.alpha)
+                        : c.GetDouble("sparse-push.eta", 1e-9, 1.0);
         s.scspGossipRounds = static_cast<uint32_t>(c.GetUint("scsp.gossip_rounds", 0, 100000000));
         s.scspGossipEta = c.GetDouble("scsp.gossip_eta", 1e-9, 1.0);
     }
@@ -231,7 +228,10 @@ ReadSharing(const ScenarioConfig& c, uint32_t rounds)
 
 /// CHOCO-SGD's consensus step size for this overlay, tuned by compressed gossip.
 double
-TuneChocoForOverlay(const OverlayGraph& graph, const SharingConfig& sharing, uint64_t seed, std::ostream& log)
+TuneChocoForOverlay(const OverlayGraph& graph,
+                    const SharingConfig& sharing,
+                    uint64_t seed,
+                    std::ostream& log)
 {
     ChocoTuningSpec spec;
     for (uint32_t i = 0; i < graph.GetNNodes(); ++i)
@@ -337,10 +337,10 @@ RunScenario(const ScenarioConfig& c, std::ostream& log)
     OverlayGraph graph = schedule.Union();
     if (CreateSharingAlgorithm(sharing)->ForDirectedGraphs() != schedule.IsDirected())
     {
-        throw ScenarioError("algorithm " + sharing.algorithm + " needs " +
-                            (schedule.IsDirected() ? "an undirected" : "a directed") +
-                            " topology, but topology " + topologySpec.name + " is " +
-                            (schedule.IsDirected() ? "directed" : "undirected"));
+        throw ScenarioError("algorithm " + sharing.algorithm + " needs "
+                            + (schedule.IsDirected() ? "an undirected" : "a directed")
+                            + " topology, but topology " + topologySpec.name + " is "
+                            + (schedule.IsDirected() ? "directed" : "undirected"));
     }
     if (sharing.algorithm == "choco" && c.GetString("choco.gamma") == "auto")
     {
@@ -448,7 +448,8 @@ PrintChocoTuning(const ScenarioConfig& c, std::ostream& out)
     OverlayGraph graph = MakeTopology(spec, rng).Union();
     if (graph.IsDirected())
     {
-        throw ScenarioError("topology " + spec.name + " is directed; CHOCO-SGD needs an undirected one");
+        throw ScenarioError("topology " + spec.name
+                            + " is directed; CHOCO-SGD needs an undirected one");
     }
     ChocoTuningSpec tuning;
     for (uint32_t i = 0; i < nodes; ++i)

@@ -5,18 +5,16 @@
 #include "choco-tuning.h"
 #include "learner-application.h"
 #include "learner-helper.h"
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
 #include "overlay-topology-helper.h"
 #include "scenario-runner.h"
 #include "synthetic-dataset.h"
 
-#include "ns3/core-module.h"
-#include "ns3/network-module.h"
-#include "ns3/point-to-point-module.h"
-
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <filesystem>
+#include <gtest/gtest.h>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -77,7 +75,8 @@ Simulate(const SharingConfig& sharing,
     apps.Start(Seconds(0));
 
     Outcome outcome;
-    auto params = [&apps](uint32_t i) {
+    auto params = [&apps](uint32_t i)
+    {
         auto p = DynamicCast<LearnerApplication>(apps.Get(i))->GetLearner().GetParameters();
         return std::vector<double>(p.begin(), p.end());
     };
@@ -239,10 +238,12 @@ TEST(AlgorithmConsensus, SparsePushAndScspReachTheAverageOfTheDebiasedModels)
                     Simulate(sp, MakeTimeVaryingExponentialSchedule(8, 1), 400),
                     0.05,
                     0.01);
-    ExpectConsensus("sparse-push 50% lopsided", Simulate(sp, LopsidedDirectedGraph(), 400), 0.05, 0.01);
+    ExpectConsensus(
+        "sparse-push 50% lopsided", Simulate(sp, LopsidedDirectedGraph(), 400), 0.05, 0.01);
     SharingConfig sp10 = Algorithm("sparse-push", 0.1);
     sp10.pushEta = 0.05;
-    ExpectConsensus("sparse-push 10% lopsided", Simulate(sp10, LopsidedDirectedGraph(), 600), 0.1, 0.01);
+    ExpectConsensus(
+        "sparse-push 10% lopsided", Simulate(sp10, LopsidedDirectedGraph(), 600), 0.1, 0.01);
     SharingConfig scsp = sp10;
     scsp.algorithm = "scsp";
     scsp.scspGossipRounds = 60;
@@ -278,29 +279,39 @@ TEST(AlgorithmEquivalence, DegenerateSettingsGiveDpsgd)
     Outcome dpsgd = Simulate(Algorithm("dpsgd"), FixedGraph(), 8, 0.05, true);
     SharingConfig jwins = Algorithm("jwins");
     jwins.jwinsAlphas = {1.0};
-    ExpectSameModels("jwins alphas [1.0]", dpsgd, Simulate(jwins, FixedGraph(), 8, 0.05, true), 1e-4);
+    ExpectSameModels(
+        "jwins alphas [1.0]", dpsgd, Simulate(jwins, FixedGraph(), 8, 0.05, true), 1e-4);
     SharingConfig choco = Algorithm("choco", 1.0);
     choco.chocoGamma = 1.0;
-    ExpectSameModels("choco alpha 1 gamma 1", dpsgd, Simulate(choco, FixedGraph(), 8, 0.05, true), 1e-4);
-    ExpectSameModels("topk alpha 1", dpsgd, Simulate(Algorithm("topk", 1.0), FixedGraph(), 8, 0.05, true), 1e-4);
+    ExpectSameModels(
+        "choco alpha 1 gamma 1", dpsgd, Simulate(choco, FixedGraph(), 8, 0.05, true), 1e-4);
+    ExpectSameModels(
+        "topk alpha 1", dpsgd, Simulate(Algorithm("topk", 1.0), FixedGraph(), 8, 0.05, true), 1e-4);
 }
 
 // JWINS's budget: with the default fraction list (expected fraction 0.343) a node sends
 // 0.30-0.42 of full sharing's bytes on GN-LeNet, indices included.
 TEST(AlgorithmBudget, JwinsSendsAThirdOfFullSharingOnGnLenet)
 {
-    auto run = [](const std::string& algorithm) {
-        std::string out = (std::filesystem::temp_directory_path() /
-                           ("dlsim-budget-" + algorithm + "-" + std::to_string(::getpid())))
+    auto run = [](const std::string& algorithm)
+    {
+        std::string out = (std::filesystem::temp_directory_path()
+                           / ("dlsim-budget-" + algorithm + "-" + std::to_string(::getpid())))
                               .string();
         std::ostringstream log;
-        RunSummary s = RunScenario(
-            ScenarioConfig::Load("",
-                                 {"--nodes=8", "--degree=4", "--dataset=synthetic",
-                                  "--synthetic.train_samples=800", "--synthetic.test_samples=50",
-                                  "--model=gn-lenet", "--lr=0.05", "--rounds=40",
-                                  "--eval.every=1000", "--algorithm=" + algorithm, "--out=" + out}),
-            log);
+        RunSummary s = RunScenario(ScenarioConfig::Load("",
+                                                        {"--nodes=8",
+                                                         "--degree=4",
+                                                         "--dataset=synthetic",
+                                                         "--synthetic.train_samples=800",
+                                                         "--synthetic.test_samples=50",
+                                                         "--model=gn-lenet",
+                                                         "--lr=0.05",
+                                                         "--rounds=40",
+                                                         "--eval.every=1000",
+                                                         "--algorithm=" + algorithm,
+                                                         "--out=" + out}),
+                                   log);
         std::filesystem::remove_all(out);
         return s;
     };

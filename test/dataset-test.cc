@@ -342,7 +342,8 @@ TEST(Partitioner, SkewSortsAFractionAndDealsTheRestIid)
     {
         ExpectExactCover(*p, d.Size());
     }
-    auto classesOf = [&d](const std::vector<uint32_t>& part) {
+    auto classesOf = [&d](const std::vector<uint32_t>& part)
+    {
         int n = 0;
         for (uint32_t c : ClassHistogram(d, part))
         {

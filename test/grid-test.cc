@@ -4,12 +4,11 @@
  */
 #include "scenario-grid.h"
 
-#include <gtest/gtest.h>
-
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <sstream>
-#include <csignal>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,9 +55,11 @@ TEST(Grid, SplitsValuesOutsideBrackets)
 {
     EXPECT_EQ(SplitGridValues("dpsgd, jwins,choco"),
               (std::vector<std::string>{"dpsgd", "jwins", "choco"}));
-    EXPECT_EQ(SplitGridValues("[0.1, 0.2], [1.0]"), (std::vector<std::string>{"[0.1, 0.2]", "[1.0]"}));
+    EXPECT_EQ(SplitGridValues("[0.1, 0.2], [1.0]"),
+              (std::vector<std::string>{"[0.1, 0.2]", "[1.0]"}));
     EXPECT_EQ(SplitGridValues("ns3::UniformRandomVariable[Min=1|Max=2]").size(), 1u);
-    ScenarioConfig c = ScenarioConfig::Load("", {"--algorithm=dpsgd, jwins", "--seed=1,2,3", "--out=r"});
+    ScenarioConfig c
+        = ScenarioConfig::Load("", {"--algorithm=dpsgd, jwins", "--seed=1,2,3", "--out=r"});
     auto points = ExpandGrid(c);
     ASSERT_EQ(points.size(), 6u);
     EXPECT_EQ(points[0].name, "seed=1_algorithm=dpsgd");
@@ -69,17 +70,18 @@ TEST(Grid, SplitsValuesOutsideBrackets)
 
 TEST(Grid, RunsEveryPointWritesAnIndexAndResumes)
 {
-    std::string out = (fs::temp_directory_path() / ("dlsim-grid-" + std::to_string(getpid()))).string();
+    std::string out
+        = (fs::temp_directory_path() / ("dlsim-grid-" + std::to_string(getpid()))).string();
     fs::remove_all(out);
-    std::string command = std::string(DLSIM_RUN_BINARY) + kSmall +
-                          " --algorithm='dpsgd, jwins' --seed='1, 2' -j 2 --out=" + out;
+    std::string command = std::string(DLSIM_RUN_BINARY) + kSmall
+                          + " --algorithm='dpsgd, jwins' --seed='1, 2' -j 2 --out=" + out;
     std::string output;
     ASSERT_EQ(RunCommand(command, output), 0) << output;
     std::string index = Slurp(out + "/index.csv");
     EXPECT_EQ(Lines(index), 5u) << index; // header + 4 runs
     EXPECT_NE(index.find("seed,algorithm,run,final_accuracy_mean"), std::string::npos) << index;
-    for (std::string figure : {"accuracy-vs-time", "accuracy-vs-bytes", "accuracy-vs-rounds",
-                               "sweep-seed-time"})
+    for (std::string figure :
+         {"accuracy-vs-time", "accuracy-vs-bytes", "accuracy-vs-rounds", "sweep-seed-time"})
     {
         if (figure == "sweep-seed-time")
         {
@@ -113,13 +115,14 @@ TEST(Grid, RunsEveryPointWritesAnIndexAndResumes)
 
 TEST(Grid, AnInterruptedGridStopsItsRunsAndResumes)
 {
-    std::string out = (fs::temp_directory_path() / ("dlsim-stop-" + std::to_string(getpid()))).string();
+    std::string out
+        = (fs::temp_directory_path() / ("dlsim-stop-" + std::to_string(getpid()))).string();
     fs::remove_all(out);
-    std::string command = std::string(DLSIM_RUN_BINARY) +
-                          " --dataset=synthetic --synthetic.train_samples=300 --model=logistic "
-                          "--nodes=4 --degree=2 --rounds=60 --eval.every=10 --no-plot "
-                          "--seed='1, 2, 3, 4' -j 2 --out=" +
-                          out;
+    std::string command = std::string(DLSIM_RUN_BINARY)
+                          + " --dataset=synthetic --synthetic.train_samples=300 --model=logistic "
+                            "--nodes=4 --degree=2 --rounds=60 --eval.every=10 --no-plot "
+                            "--seed='1, 2, 3, 4' -j 2 --out="
+                          + out;
     pid_t pid = fork();
     ASSERT_GE(pid, 0);
     if (pid == 0)
@@ -146,14 +149,15 @@ TEST(Grid, AnInterruptedGridStopsItsRunsAndResumes)
 
 TEST(Grid, EmitsJobsForGnuParallelAndSlurm)
 {
-    std::string out = (fs::temp_directory_path() / ("dlsim-jobs-" + std::to_string(getpid()))).string();
+    std::string out
+        = (fs::temp_directory_path() / ("dlsim-jobs-" + std::to_string(getpid()))).string();
     fs::remove_all(out);
     std::string jobs = out + "-jobs.txt";
     std::string output;
-    ASSERT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + kSmall +
-                      " --link.bandwidth='1Mbps, 10Mbps, 100Mbps' --emit-jobs " + jobs +
-                      " --out=" + out,
-                  output),
+    ASSERT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + kSmall
+                             + " --link.bandwidth='1Mbps, 10Mbps, 100Mbps' --emit-jobs " + jobs
+                             + " --out=" + out,
+                         output),
               0)
         << output;
     std::string lines = Slurp(jobs);
@@ -166,7 +170,10 @@ TEST(Grid, EmitsJobsForGnuParallelAndSlurm)
     std::string slurm = Slurp(jobs + ".slurm");
     EXPECT_NE(slurm.find("#SBATCH --array=1-3"), std::string::npos) << slurm;
     // A job line runs on its own, as another host would run it.
-    ASSERT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + " '" + out + "/link.bandwidth=1Mbps/point.ini' --no-plot", output), 0)
+    ASSERT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + " '" + out
+                             + "/link.bandwidth=1Mbps/point.ini' --no-plot",
+                         output),
+              0)
         << output;
     EXPECT_TRUE(fs::exists(out + "/link.bandwidth=1Mbps/summary.json"));
     fs::remove_all(out);
@@ -176,14 +183,16 @@ TEST(Grid, EmitsJobsForGnuParallelAndSlurm)
 
 TEST(Grid, TwoRunsNeverShareAFolder)
 {
-    std::string out = (fs::temp_directory_path() / ("dlsim-lock-" + std::to_string(getpid()))).string();
+    std::string out
+        = (fs::temp_directory_path() / ("dlsim-lock-" + std::to_string(getpid()))).string();
     fs::create_directories(out);
     std::ofstream(out + "/.lock") << getpid() << "\n"; // this process is alive: the folder is busy
     std::string output;
     EXPECT_NE(RunCommand(std::string(DLSIM_RUN_BINARY) + kSmall + " --out=" + out, output), 0);
     EXPECT_NE(output.find("is being written by process"), std::string::npos) << output;
     std::ofstream(out + "/.lock") << 999999999 << "\n"; // no such process: a stale lock
-    EXPECT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + kSmall + " --no-plot --out=" + out, output), 0)
+    EXPECT_EQ(
+        RunCommand(std::string(DLSIM_RUN_BINARY) + kSmall + " --no-plot --out=" + out, output), 0)
         << output;
     EXPECT_FALSE(fs::exists(out + "/.lock"));
     fs::remove_all(out);

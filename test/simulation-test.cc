@@ -18,7 +18,6 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
-
 #include <iostream>
 #include <sstream>
 
@@ -302,20 +301,28 @@ TEST(Simulation, RoundTimeMatchesComputePlusTransferPlusLatency)
 // fragments; the models, and so the accuracies, must not depend on that.
 TEST(Simulation, SmallTcpBuffersChangeTimingButNotTheModels)
 {
-    std::vector<std::string> base = {"--nodes=4", "--topology=ring", "--dataset=synthetic",
-                                     "--synthetic.train_samples=400", "--model=logistic",
-                                     "--rounds=3", "--eval.every=1"};
+    std::vector<std::string> base = {"--nodes=4",
+                                     "--topology=ring",
+                                     "--dataset=synthetic",
+                                     "--synthetic.train_samples=400",
+                                     "--model=logistic",
+                                     "--rounds=3",
+                                     "--eval.every=1"};
     auto small = base;
     small.push_back("--tcp.buffer=3000");
     small.push_back("--tcp.segment_size=536");
     std::string normalDir = RunSmallScenario("buffers-normal", base);
     std::string smallDir = RunSmallScenario("buffers-small", small);
     // Rows come in event order, which timing changes: compare by (round, node).
-    auto byRoundAndNode = [](std::vector<std::vector<std::string>> rows) {
-        std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-            return std::make_pair(std::stoi(a[0]), std::stoi(a[2])) <
-                   std::make_pair(std::stoi(b[0]), std::stoi(b[2]));
-        });
+    auto byRoundAndNode = [](std::vector<std::vector<std::string>> rows)
+    {
+        std::sort(rows.begin(),
+                  rows.end(),
+                  [](const auto& a, const auto& b)
+                  {
+                      return std::make_pair(std::stoi(a[0]), std::stoi(a[2]))
+                             < std::make_pair(std::stoi(b[0]), std::stoi(b[2]));
+                  });
         return rows;
     };
     auto normal = byRoundAndNode(ReadCsv(normalDir + "/eval.csv"));

@@ -12,14 +12,12 @@ namespace ns3
 {
 
 ChocoSharing::ChocoSharing(const std::string& compression, double alpha, double gamma)
-    : m_randomK(compression == "randomk"),
-      m_alpha(alpha),
-      m_gamma(gamma)
+    : m_randomK(compression == "randomk"), m_alpha(alpha), m_gamma(gamma)
 {
     if (compression != "topk" && compression != "randomk")
     {
-        throw std::invalid_argument("choco.compression must be topk or randomk, got '" +
-                                    compression + "'");
+        throw std::invalid_argument("choco.compression must be topk or randomk, got '" + compression
+                                    + "'");
     }
     if (!(alpha > 0.0 && alpha <= 1.0) || !(gamma > 0.0 && gamma <= 1.0))
     {
@@ -80,9 +78,9 @@ ChocoSharing::Aggregate(const RoundInfo& round,
         Payload q = DecodePayload(message.data, message.size);
         if (q.form != PayloadForm::Sparse || q.length != m_public.size())
         {
-            throw PayloadError("CHOCO-SGD expects a sparse payload over " +
-                               std::to_string(m_public.size()) + " values from node " +
-                               std::to_string(message.sender));
+            throw PayloadError("CHOCO-SGD expects a sparse payload over "
+                               + std::to_string(m_public.size()) + " values from node "
+                               + std::to_string(message.sender));
         }
         double w = MetropolisHastingsWeight(round.inDegree, message.senderDegree);
         selfWeight -= w;

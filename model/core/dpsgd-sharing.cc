@@ -9,7 +9,8 @@ namespace ns3
 {
 
 void
-DpsgdSharing::Initialize(const std::vector<float>& initialModel, const SharingContext& /* context */)
+DpsgdSharing::Initialize(const std::vector<float>& initialModel,
+                         const SharingContext& /* context */)
 {
     m_length = initialModel.size();
 }

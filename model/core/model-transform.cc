@@ -14,10 +14,7 @@ namespace
 class IdentityTransform : public ModelTransform
 {
   public:
-    explicit IdentityTransform(size_t length)
-        : m_length(length)
-    {
-    }
+    explicit IdentityTransform(size_t length) : m_length(length) {}
 
     size_t OutputLength() const override
     {
@@ -43,8 +40,7 @@ class WaveletModelTransform : public ModelTransform
   public:
     WaveletModelTransform(const std::string& wavelet, uint32_t levels, size_t length)
         : m_dwt(wavelet, levels, length)
-    {
-    }
+    {}
 
     size_t OutputLength() const override
     {

@@ -30,7 +30,9 @@ class ModelTransform
  * Make the transform for a model of `length` parameters: wavelet "none" gives the identity,
  * any other name the multilevel DWT with that wavelet and number of levels (PyWavelets layout).
  */
-std::unique_ptr<ModelTransform> MakeModelTransform(const std::string& wavelet, uint32_t levels, size_t length);
+std::unique_ptr<ModelTransform> MakeModelTransform(const std::string& wavelet,
+                                                   uint32_t levels,
+                                                   size_t length);
 
 } // namespace ns3
 

@@ -12,8 +12,7 @@
 namespace ns3
 {
 
-PartialModelSharing::PartialModelSharing(const PartialModelOptions& options)
-    : m_options(options)
+PartialModelSharing::PartialModelSharing(const PartialModelOptions& options) : m_options(options)
 {
     if (m_options.alphas.empty())
     {
@@ -23,14 +22,15 @@ PartialModelSharing::PartialModelSharing(const PartialModelOptions& options)
     {
         if (!(a > 0.0 && a <= 1.0))
         {
-            throw std::invalid_argument("sharing fractions must lie in (0, 1], got " +
-                                        std::to_string(a));
+            throw std::invalid_argument("sharing fractions must lie in (0, 1], got "
+                                        + std::to_string(a));
         }
     }
 }
 
 void
-PartialModelSharing::Initialize(const std::vector<float>& initialModel, const SharingContext& context)
+PartialModelSharing::Initialize(const std::vector<float>& initialModel,
+                                const SharingContext& context)
 {
     m_modelLength = initialModel.size();
     m_transform = MakeModelTransform(m_options.wavelet, m_options.levels, m_modelLength);
@@ -81,7 +81,8 @@ PartialModelSharing::Encode(const RoundInfo& round, const std::vector<float>& tr
         score[k] = std::fabs(m_options.accumulation ? score[k] + m_accumulator[k] : score[k]);
     }
     payload.form = PayloadForm::Sparse;
-    payload.indices = TopKIndices(score, SelectionSize(m_lastAlpha, m_length), m_nodeSeed + round.round);
+    payload.indices
+        = TopKIndices(score, SelectionSize(m_lastAlpha, m_length), m_nodeSeed + round.round);
     payload.values.reserve(payload.indices.size());
     for (uint32_t k : payload.indices)
     {
@@ -96,26 +97,28 @@ PartialModelSharing::ReceivedIndices(const Payload& payload, uint32_t sender) co
 {
     if (payload.length != m_length)
     {
-        throw PayloadError("payload from node " + std::to_string(sender) + " refers to " +
-                           std::to_string(payload.length) + " coefficients, expected " +
-                           std::to_string(m_length));
+        throw PayloadError("payload from node " + std::to_string(sender) + " refers to "
+                           + std::to_string(payload.length) + " coefficients, expected "
+                           + std::to_string(m_length));
     }
     switch (payload.form)
     {
-        case PayloadForm::Full: {
+        case PayloadForm::Full:
+        {
             std::vector<uint32_t> all(m_length);
             std::iota(all.begin(), all.end(), 0u);
             return all;
         }
         case PayloadForm::Sparse:
             return payload.indices;
-        case PayloadForm::RandomMask: {
+        case PayloadForm::RandomMask:
+        {
             std::vector<uint32_t> mask = RandomMaskIndices(payload.seed, payload.alpha, m_length);
             if (mask.size() != payload.values.size())
             {
-                throw PayloadError("random-mask payload from node " + std::to_string(sender) +
-                                   " has " + std::to_string(payload.values.size()) +
-                                   " values but its mask keeps " + std::to_string(mask.size()));
+                throw PayloadError("random-mask payload from node " + std::to_string(sender)
+                                   + " has " + std::to_string(payload.values.size())
+                                   + " values but its mask keeps " + std::to_string(mask.size()));
             }
             return mask;
         }

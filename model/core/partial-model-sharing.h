@@ -63,11 +63,11 @@ class PartialModelSharing : public SharingAlgorithm
     PartialModelOptions m_options;
     std::unique_ptr<ModelTransform> m_transform;
     size_t m_modelLength = 0;
-    size_t m_length = 0;             ///< L, the coefficient count
-    uint64_t m_nodeSeed = 0;         ///< seeds random masks (with the round) and alpha draws
+    size_t m_length = 0;     ///< L, the coefficient count
+    uint64_t m_nodeSeed = 0; ///< seeds random masks (with the round) and alpha draws
     std::mt19937_64 m_alphaRng;
-    std::vector<float> m_roundStart;  ///< x̄: the model at the start of the round
-    std::vector<float> m_accumulator; ///< A = T(x̄ - x̄_s) per coefficient
+    std::vector<float> m_roundStart;      ///< x̄: the model at the start of the round
+    std::vector<float> m_accumulator;     ///< A = T(x̄ - x̄_s) per coefficient
     std::vector<float> m_ownCoefficients; ///< T(x̃) of this round
     double m_lastAlpha = 0.0;
 };

@@ -119,9 +119,9 @@ PartitionSkew(const Dataset& data, uint32_t nodes, double skew, uint64_t seed)
     const size_t skewed = static_cast<size_t>(std::llround(skew * all.size()));
     std::vector<uint32_t> sorted(all.begin(), all.begin() + skewed);
     std::vector<uint32_t> rest(all.begin() + skewed, all.end());
-    std::stable_sort(sorted.begin(), sorted.end(), [&data](uint32_t a, uint32_t b) {
-        return data.labels[a] < data.labels[b];
-    });
+    std::stable_sort(sorted.begin(),
+                     sorted.end(),
+                     [&data](uint32_t a, uint32_t b) { return data.labels[a] < data.labels[b]; });
     Partition blocks = DealContiguous(sorted, nodes);
     Partition iid = DealContiguous(rest, nodes);
     for (uint32_t node = 0; node < nodes; ++node)

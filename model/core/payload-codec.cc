@@ -20,8 +20,8 @@ namespace
 {
 
 // Sizes of the fixed parts of the wire format, in bytes.
-constexpr size_t kHeaderBytes = 1 + 4;           // form, length
-constexpr uint8_t kScalarsFlag = 0x80;           // form-byte bit: scalars follow the length
+constexpr size_t kHeaderBytes = 1 + 4; // form, length
+constexpr uint8_t kScalarsFlag = 0x80; // form-byte bit: scalars follow the length
 constexpr size_t kMaxScalars = 255;
 constexpr size_t kSparseFixedBytes = 4 + 4;      // first index, gap section size
 constexpr size_t kMaskFixedBytes = 8 + 4 + 4;    // seed, alpha, count

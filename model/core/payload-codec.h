@@ -37,7 +37,7 @@
  *
  * For RandomMask the codec does not regenerate the mask: the receiver does, from seed and alpha,
  * and must check that the mask keeps exactly `count` positions.
-  * Scalars (any form, optional): when the form byte has bit 0x80 set, a u8 count (1..255) and
+ * Scalars (any form, optional): when the form byte has bit 0x80 set, a u8 count (1..255) and
  * that many float64 numbers follow the length field, before the form's own fields. They carry
  * per-message numbers such as a push-sum weight and count as metadata.
  */

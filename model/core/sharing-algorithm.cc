@@ -60,15 +60,16 @@ CreateSharingAlgorithm(const SharingConfig& config)
         options.alphas = config.jwinsAlphas;
         if (!config.jwinsRandomCutoff && !options.alphas.empty())
         {
-            double mean = std::accumulate(options.alphas.begin(), options.alphas.end(), 0.0) /
-                          options.alphas.size();
+            double mean = std::accumulate(options.alphas.begin(), options.alphas.end(), 0.0)
+                          / options.alphas.size();
             options.alphas = {mean};
         }
         return std::make_unique<PartialModelSharing>(options);
     }
     if (name == "choco")
     {
-        return std::make_unique<ChocoSharing>(config.chocoCompression, config.alpha, config.chocoGamma);
+        return std::make_unique<ChocoSharing>(
+            config.chocoCompression, config.alpha, config.chocoGamma);
     }
     if (name == "sparse-push" || name == "scsp")
     {

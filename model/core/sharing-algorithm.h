@@ -54,10 +54,12 @@ class SharingAlgorithm
     virtual ~SharingAlgorithm() = default;
 
     /// Called once, before round 1, with the node's initial model.
-    virtual void Initialize(const std::vector<float>& initialModel, const SharingContext& context) = 0;
+    virtual void Initialize(const std::vector<float>& initialModel, const SharingContext& context)
+        = 0;
 
     /// Encode what this node shares in a round, given its model after local training.
-    virtual EncodedPayload Encode(const RoundInfo& round, const std::vector<float>& trainedModel) = 0;
+    virtual EncodedPayload Encode(const RoundInfo& round, const std::vector<float>& trainedModel)
+        = 0;
 
     /**
      * Decode the received payloads and combine them with the node's own trained model.
@@ -66,7 +68,8 @@ class SharingAlgorithm
      */
     virtual std::vector<float> Aggregate(const RoundInfo& round,
                                          const std::vector<float>& trainedModel,
-                                         const std::vector<ReceivedPayload>& received) = 0;
+                                         const std::vector<ReceivedPayload>& received)
+        = 0;
 
     /// True for algorithms designed for directed (push) graphs, false for undirected ones.
     virtual bool ForDirectedGraphs() const = 0;

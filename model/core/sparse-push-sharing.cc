@@ -11,19 +11,13 @@
 namespace ns3
 {
 
-SparsePushSharing::SparsePushSharing(double alpha,
-                                     double eta,
-                                     uint32_t trainingRounds,
-                                     uint32_t gossipRounds,
-                                     double gossipEta)
-    : m_alpha(alpha),
-      m_eta(eta),
-      m_trainingRounds(trainingRounds),
-      m_gossipRounds(gossipRounds),
+SparsePushSharing::SparsePushSharing(
+    double alpha, double eta, uint32_t trainingRounds, uint32_t gossipRounds, double gossipEta)
+    : m_alpha(alpha), m_eta(eta), m_trainingRounds(trainingRounds), m_gossipRounds(gossipRounds),
       m_gossipEta(gossipEta)
 {
-    if (!(alpha > 0.0 && alpha <= 1.0) || !(eta > 0.0 && eta <= 1.0) ||
-        !(gossipEta > 0.0 && gossipEta <= 1.0))
+    if (!(alpha > 0.0 && alpha <= 1.0) || !(eta > 0.0 && eta <= 1.0)
+        || !(gossipEta > 0.0 && gossipEta <= 1.0))
     {
         throw std::invalid_argument("Sparse-Push needs alpha, eta and the gossip eta in (0, 1]");
     }
@@ -90,7 +84,8 @@ SparsePushSharing::Aggregate(const RoundInfo& round,
     // Own term: (W_ii - 1) C[v_i], with W_ii = 1 / (own out-degree + 1).
     const double selfCoefficient = eta * (PushSumWeight(round.outDegree) - 1.0);
     std::vector<double> delta(n, 0.0);
-    auto add = [&delta, n](const Payload& p, double coefficient) {
+    auto add = [&delta, n](const Payload& p, double coefficient)
+    {
         if (p.form == PayloadForm::Full)
         {
             for (size_t i = 0; i < n; ++i)
@@ -111,12 +106,12 @@ SparsePushSharing::Aggregate(const RoundInfo& round,
     for (const auto& message : received)
     {
         Payload p = DecodePayload(message.data, message.size);
-        if (p.length != n || p.scalars.size() != 1 ||
-            (p.form != PayloadForm::Sparse && p.form != PayloadForm::Full))
+        if (p.length != n || p.scalars.size() != 1
+            || (p.form != PayloadForm::Sparse && p.form != PayloadForm::Full))
         {
-            throw PayloadError("Sparse-Push expects a payload over " + std::to_string(n) +
-                               " values with a push-sum weight from node " +
-                               std::to_string(message.sender));
+            throw PayloadError("Sparse-Push expects a payload over " + std::to_string(n)
+                               + " values with a push-sum weight from node "
+                               + std::to_string(message.sender));
         }
         const double coefficient = eta * PushSumWeight(message.senderDegree);
         add(p, coefficient);

@@ -27,11 +27,8 @@ namespace ns3
 class SparsePushSharing : public SharingAlgorithm
 {
   public:
-    SparsePushSharing(double alpha,
-                      double eta,
-                      uint32_t trainingRounds,
-                      uint32_t gossipRounds,
-                      double gossipEta);
+    SparsePushSharing(
+        double alpha, double eta, uint32_t trainingRounds, uint32_t gossipRounds, double gossipEta);
 
     void Initialize(const std::vector<float>& initialModel, const SharingContext& context) override;
     EncodedPayload Encode(const RoundInfo& round, const std::vector<float>& trainedModel) override;
@@ -57,8 +54,8 @@ class SparsePushSharing : public SharingAlgorithm
     std::vector<double> m_error; ///< δ
     double m_weight = 1.0;       ///< u
     uint64_t m_tieSeed = 0;
-    std::vector<float> m_z;      ///< the de-biased model the learner trained from
-    Payload m_sent;              ///< this round's C[v] (or all of x in a gossip round)
+    std::vector<float> m_z; ///< the de-biased model the learner trained from
+    Payload m_sent;         ///< this round's C[v] (or all of x in a gossip round)
 };
 
 } // namespace ns3

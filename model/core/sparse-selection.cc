@@ -38,7 +38,8 @@ TopKIndices(const std::vector<float>& scores, uint32_t k, uint64_t tieSeed)
     std::iota(order.begin(), order.end(), 0u);
     k = std::min<uint32_t>(k, static_cast<uint32_t>(scores.size()));
     const uint64_t salt = Mix(tieSeed);
-    auto better = [&scores, salt](uint32_t a, uint32_t b) {
+    auto better = [&scores, salt](uint32_t a, uint32_t b)
+    {
         if (scores[a] != scores[b])
         {
             return scores[a] > scores[b];
