@@ -226,12 +226,30 @@ ReadSharing(const ScenarioConfig& c, uint32_t rounds)
     return s;
 }
 
-/// CHOCO-SGD's consensus step size for this overlay, tuned by compressed gossip.
-double
-TuneChocoForOverlay(const OverlayGraph& graph,
-                    const SharingConfig& sharing,
-                    uint64_t seed,
-                    std::ostream& log)
+/// The overlay the scenario describes (read and checked; not yet drawn).
+TopologySpec
+ReadTopology(const ScenarioConfig& c, uint32_t nodes)
+{
+    TopologySpec spec;
+    spec.name = c.GetChoice("topology", KnownTopologies());
+    spec.nodes = nodes;
+    spec.degree = static_cast<uint32_t>(c.GetUint("degree", 1, 100000));
+    spec.directed = c.GetBool("topology.directed");
+    spec.period = static_cast<uint32_t>(c.GetUint("topology.period", 1, UINT32_MAX));
+    if (spec.name == "file" && !c.GetString("topology.file").empty())
+    {
+        spec.files = {c.GetString("topology.file")};
+    }
+    if (spec.name == "schedule" && c.GetString("topology.schedule") != "[]")
+    {
+        spec.files = c.GetList("topology.schedule");
+    }
+    return spec;
+}
+
+/// CHOCO-SGD's step-size tuning problem on this overlay with this compression.
+ChocoTuningSpec
+ChocoSpecFor(const OverlayGraph& graph, const SharingConfig& sharing, uint64_t seed)
 {
     ChocoTuningSpec spec;
     for (uint32_t i = 0; i < graph.GetNNodes(); ++i)
@@ -241,6 +259,17 @@ TuneChocoForOverlay(const OverlayGraph& graph,
     spec.compression = sharing.chocoCompression;
     spec.alpha = sharing.alpha;
     spec.seed = seed;
+    return spec;
+}
+
+/// CHOCO-SGD's consensus step size for this overlay, tuned by compressed gossip.
+double
+TuneChocoForOverlay(const OverlayGraph& graph,
+                    const SharingConfig& sharing,
+                    uint64_t seed,
+                    std::ostream& log)
+{
+    ChocoTuningSpec spec = ChocoSpecFor(graph, sharing, seed);
     ChocoTuningResult result = TuneChocoGamma(spec);
     log << "choco: consensus step size tuned by " << spec.iterations
         << " rounds of compressed gossip on random vectors: gamma = " << result.bestGamma
@@ -257,20 +286,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log)
     const uint32_t nodes = static_cast<uint32_t>(c.GetUint("nodes", 2, 100000));
     const uint32_t rounds = static_cast<uint32_t>(c.GetUint("rounds", 1, 100000000));
     const uint64_t seed = c.GetUint("seed", 1, UINT32_MAX);
-    TopologySpec topologySpec;
-    topologySpec.name = c.GetChoice("topology", KnownTopologies());
-    topologySpec.nodes = nodes;
-    topologySpec.degree = static_cast<uint32_t>(c.GetUint("degree", 1, 100000));
-    topologySpec.directed = c.GetBool("topology.directed");
-    topologySpec.period = static_cast<uint32_t>(c.GetUint("topology.period", 1, UINT32_MAX));
-    if (topologySpec.name == "file" && !c.GetString("topology.file").empty())
-    {
-        topologySpec.files = {c.GetString("topology.file")};
-    }
-    if (topologySpec.name == "schedule" && c.GetString("topology.schedule") != "[]")
-    {
-        topologySpec.files = c.GetList("topology.schedule");
-    }
+    const TopologySpec topologySpec = ReadTopology(c, nodes);
     TrainingConfig training;
     training.model = c.GetChoice("model", KnownModels());
     training.lr = c.GetDouble("lr", 0.0, 1e6);
@@ -433,14 +449,11 @@ PrintChocoTuning(const ScenarioConfig& c, std::ostream& out)
 {
     const uint32_t nodes = static_cast<uint32_t>(c.GetUint("nodes", 2, 100000));
     const uint64_t seed = c.GetUint("seed", 1, UINT32_MAX);
-    TopologySpec spec;
-    spec.name = c.GetChoice("topology", KnownTopologies());
-    spec.nodes = nodes;
-    spec.degree = static_cast<uint32_t>(c.GetUint("degree", 1, 100000));
-    if (!c.GetString("topology.file").empty())
-    {
-        spec.files = {c.GetString("topology.file")};
-    }
+    const TopologySpec spec = ReadTopology(c, nodes);
+    SharingConfig sharing;
+    sharing.chocoCompression = c.GetChoice("choco.compression", {"topk", "randomk"});
+    sharing.alpha = c.GetDouble("choco.alpha", 1e-9, 1.0);
+    // The same overlay the run draws: same seed, same stream.
     RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
     RngSeedManager::SetRun(1);
     Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
@@ -451,14 +464,7 @@ PrintChocoTuning(const ScenarioConfig& c, std::ostream& out)
         throw ScenarioError("topology " + spec.name
                             + " is directed; CHOCO-SGD needs an undirected one");
     }
-    ChocoTuningSpec tuning;
-    for (uint32_t i = 0; i < nodes; ++i)
-    {
-        tuning.neighbours.push_back(graph.GetOutNeighbours(i));
-    }
-    tuning.compression = c.GetChoice("choco.compression", {"topk", "randomk"});
-    tuning.alpha = c.GetDouble("choco.alpha", 1e-9, 1.0);
-    tuning.seed = seed;
+    ChocoTuningSpec tuning = ChocoSpecFor(graph, sharing, seed);
     ChocoTuningResult result = TuneChocoGamma(tuning);
     out << "CHOCO-SGD consensus step size for " << nodes << " nodes (" << spec.name << "), "
         << tuning.compression << " " << tuning.alpha << ": " << tuning.iterations

@@ -2,6 +2,7 @@
  * dlsim: grids of runs as a researcher uses them: cross products, resuming, job lists for
  * other machines, collecting and plotting, and one folder per run.
  */
+#include "run-command.h"
 #include "scenario-grid.h"
 
 #include <csignal>
@@ -18,29 +19,6 @@ namespace
 {
 
 namespace fs = std::filesystem;
-
-int
-RunCommand(const std::string& command, std::string& output)
-{
-    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-    char buffer[4096];
-    output.clear();
-    while (size_t n = fread(buffer, 1, sizeof buffer, pipe))
-    {
-        output.append(buffer, n);
-    }
-    int status = pclose(pipe);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string
-Slurp(const std::string& path)
-{
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 size_t
 Lines(const std::string& text)
@@ -77,7 +55,7 @@ TEST(Grid, RunsEveryPointWritesAnIndexAndResumes)
                           + " --algorithm='dpsgd, jwins' --seed='1, 2' -j 2 --out=" + out;
     std::string output;
     ASSERT_EQ(RunCommand(command, output), 0) << output;
-    std::string index = Slurp(out + "/index.csv");
+    std::string index = ReadWholeFile(out + "/index.csv");
     EXPECT_EQ(Lines(index), 5u) << index; // header + 4 runs
     EXPECT_NE(index.find("seed,algorithm,run,final_accuracy_mean"), std::string::npos) << index;
     for (std::string figure :
@@ -94,22 +72,22 @@ TEST(Grid, RunsEveryPointWritesAnIndexAndResumes)
 
     // Interrupted: one point lost its results. Only that one runs again.
     std::string redo = out + "/seed=2_algorithm=jwins";
-    std::string before = Slurp(redo + "/eval.csv");
+    std::string before = ReadWholeFile(redo + "/eval.csv");
     fs::remove(redo + "/summary.json");
-    std::string untouched = Slurp(out + "/seed=1_algorithm=dpsgd/rounds.csv");
+    std::string untouched = ReadWholeFile(out + "/seed=1_algorithm=dpsgd/rounds.csv");
     ASSERT_EQ(RunCommand(command, output), 0) << output;
     EXPECT_EQ(static_cast<size_t>(std::count(output.begin(), output.end(), '\n')) > 0, true);
     EXPECT_NE(output.find("seed=1_algorithm=dpsgd: already complete, skipped"), std::string::npos)
         << output;
     EXPECT_NE(output.find("[start] seed=2_algorithm=jwins"), std::string::npos) << output;
     EXPECT_EQ(output.find("[start] seed=1_algorithm=dpsgd"), std::string::npos) << output;
-    EXPECT_EQ(Slurp(redo + "/eval.csv"), before) << "the rerun reproduces the lost run";
-    EXPECT_EQ(Slurp(out + "/seed=1_algorithm=dpsgd/rounds.csv"), untouched);
+    EXPECT_EQ(ReadWholeFile(redo + "/eval.csv"), before) << "the rerun reproduces the lost run";
+    EXPECT_EQ(ReadWholeFile(out + "/seed=1_algorithm=dpsgd/rounds.csv"), untouched);
 
     // collect rebuilds the index from the folders alone.
     fs::remove(out + "/index.csv");
     ASSERT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + " --collect " + out, output), 0) << output;
-    EXPECT_EQ(Lines(Slurp(out + "/index.csv")), 5u);
+    EXPECT_EQ(Lines(ReadWholeFile(out + "/index.csv")), 5u);
     fs::remove_all(out);
 }
 
@@ -143,7 +121,7 @@ TEST(Grid, AnInterruptedGridStopsItsRunsAndResumes)
     EXPECT_FALSE(fs::exists(out + "/index.csv"));
     std::string output;
     ASSERT_EQ(RunCommand(command, output), 0) << output; // no "being written" errors: runs stopped
-    EXPECT_EQ(Lines(Slurp(out + "/index.csv")), 5u) << output;
+    EXPECT_EQ(Lines(ReadWholeFile(out + "/index.csv")), 5u) << output;
     fs::remove_all(out);
 }
 
@@ -160,14 +138,14 @@ TEST(Grid, EmitsJobsForGnuParallelAndSlurm)
                          output),
               0)
         << output;
-    std::string lines = Slurp(jobs);
+    std::string lines = ReadWholeFile(jobs);
     EXPECT_EQ(Lines(lines), 3u) << lines;
     EXPECT_NE(lines.find("./dlsim run '" + out + "/link.bandwidth=10Mbps/point.ini'"),
               std::string::npos)
         << lines;
     EXPECT_TRUE(fs::exists(out + "/link.bandwidth=100Mbps/point.ini"));
     EXPECT_FALSE(fs::exists(out + "/link.bandwidth=100Mbps/summary.json")) << "nothing runs";
-    std::string slurm = Slurp(jobs + ".slurm");
+    std::string slurm = ReadWholeFile(jobs + ".slurm");
     EXPECT_NE(slurm.find("#SBATCH --array=1-3"), std::string::npos) << slurm;
     // A job line runs on its own, as another host would run it.
     ASSERT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + " '" + out

@@ -9,6 +9,7 @@
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "overlay-topology-helper.h"
+#include "run-command.h"
 #include "scenario-runner.h"
 #include "synthetic-dataset.h"
 
@@ -35,15 +36,6 @@ TempDir(const std::string& name)
     return dir.string();
 }
 
-std::string
-ReadAll(const std::string& path)
-{
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 /// Rows of a CSV file (header skipped), fields as text.
 std::vector<std::vector<std::string>>
 ReadCsv(const std::string& path)
@@ -66,19 +58,6 @@ ReadCsv(const std::string& path)
 }
 
 /// Run a program, returning its exit status and what it printed (stdout and stderr).
-int
-RunCommand(const std::string& command, std::string& output)
-{
-    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-    char buffer[4096];
-    output.clear();
-    while (size_t n = fread(buffer, 1, sizeof buffer, pipe))
-    {
-        output.append(buffer, n);
-    }
-    int status = pclose(pipe);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 double
 MaxDistanceToMean(const std::vector<std::vector<double>>& x)
@@ -364,7 +343,7 @@ TEST(Simulation, AccuracyRisesFarAboveChance)
     // Every evaluation of round 0 sees the same initial model: at chance level.
     auto evals = ReadCsv(dir + "/eval.csv");
     EXPECT_LT(std::stod(evals.at(0)[3]), 0.3);
-    std::string json = ReadAll(dir + "/summary.json");
+    std::string json = ReadWholeFile(dir + "/summary.json");
     for (std::string key : {"\"final_accuracy\"",
                             "\"time_to_target_s\"",
                             "\"bytes_per_node\"",
@@ -373,7 +352,7 @@ TEST(Simulation, AccuracyRisesFarAboveChance)
     {
         EXPECT_NE(json.find(key), std::string::npos) << key;
     }
-    EXPECT_NE(ReadAll(dir + "/config.ini").find("nodes = 8"), std::string::npos);
+    EXPECT_NE(ReadWholeFile(dir + "/config.ini").find("nodes = 8"), std::string::npos);
     EXPECT_EQ(ReadCsv(dir + "/partition.csv").size(), 8u);
     std::filesystem::remove_all(dir);
 }
@@ -409,11 +388,11 @@ TEST(Simulation, SameSeedGivesIdenticalResults)
     ASSERT_EQ(status, 0);
     for (std::string file : {"/eval.csv", "/rounds.csv", "/links.csv", "/partition.csv"})
     {
-        EXPECT_EQ(ReadAll(a + file), ReadAll(b + file)) << file;
-        EXPECT_FALSE(ReadAll(a + file).empty()) << file;
+        EXPECT_EQ(ReadWholeFile(a + file), ReadWholeFile(b + file)) << file;
+        EXPECT_FALSE(ReadWholeFile(a + file).empty()) << file;
     }
-    EXPECT_NE(ReadAll(a + "/rounds.csv"), ReadAll(c + "/rounds.csv"));
-    EXPECT_NE(ReadAll(a + "/links.csv"), ReadAll(c + "/links.csv"));
+    EXPECT_NE(ReadWholeFile(a + "/rounds.csv"), ReadWholeFile(c + "/rounds.csv"));
+    EXPECT_NE(ReadWholeFile(a + "/links.csv"), ReadWholeFile(c + "/links.csv"));
     for (const auto& d : {a, b, c})
     {
         std::filesystem::remove_all(d);
