@@ -7,7 +7,7 @@
  *   build/dlsim-dpsgd-example --learners=8 --rounds=20 --dataRate=10Mbps --delay=5ms
  *   build/dlsim-dpsgd-example --dataset=fashion-mnist --model=gn-lenet --rounds=100
  */
-#include "idx-reader.h"
+#include "dataset-catalog.h"
 #include "learner-application.h"
 #include "learner-helper.h"
 #include "ns3/core-module.h"
@@ -15,8 +15,8 @@
 #include "ns3/point-to-point-module.h"
 #include "overlay-topology-helper.h"
 #include "partitioner.h"
-#include "synthetic-dataset.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -68,19 +68,18 @@ main(int argc, char* argv[])
     UseSingleThreadedTorch();
 
     // The data: generated clusters, or Fashion-MNIST from Debian's dataset-fashion-mnist.
-    DatasetSplit data;
-    if (dataset == "synthetic")
+    DatasetChoice choice;
+    choice.name = dataset;
+    choice.synthetic.trainSamples = 2000;
+    choice.synthetic.testSamples = 500;
+    choice.synthetic.seed = seed;
+    const std::vector<std::string> known = KnownDatasets();
+    if (std::find(known.begin(), known.end(), dataset) == known.end())
     {
-        SyntheticSpec spec;
-        spec.trainSamples = 2000;
-        spec.testSamples = 500;
-        spec.seed = seed;
-        data = MakeSyntheticDataset(spec);
+        std::cerr << "unknown --dataset " << dataset << std::endl;
+        return 2;
     }
-    else
-    {
-        data = LoadFashionMnist(kDefaultFashionMnistDir);
-    }
+    DatasetSplit data = LoadDataset(choice);
     Partition partition = PartitionShards(*data.train, learnerCount, 2, seed);
 
     // One ns-3 node per learner, one point-to-point link per overlay edge.

@@ -24,7 +24,7 @@
  * below --minAccuracy (default 0: no accuracy check).
  */
 #include "choco-tuning.h"
-#include "idx-reader.h"
+#include "dataset-catalog.h"
 #include "learner-application.h"
 #include "learner-helper.h"
 #include "link-model.h"
@@ -34,7 +34,6 @@
 #include "overlay-graph.h"
 #include "overlay-topology-helper.h"
 #include "partitioner.h"
-#include "synthetic-dataset.h"
 
 #include <algorithm>
 #include <fstream>
@@ -318,24 +317,20 @@ main(int argc, char* argv[])
     s.training.localSteps = localSteps;
 
     // The data and its partition are made once and handed to both runs (read-only).
-    if (dataset == "synthetic")
-    {
-        SyntheticSpec spec;
-        spec.trainSamples = 2000;
-        spec.testSamples = 500;
-        spec.noise = static_cast<float>(noise);
-        spec.seed = seed;
-        s.data = MakeSyntheticDataset(spec);
-    }
-    else if (dataset == "fashion-mnist")
-    {
-        s.data = LoadFashionMnist(dataPath);
-    }
-    else
+    DatasetChoice choice;
+    choice.name = dataset;
+    choice.path = dataPath;
+    choice.synthetic.trainSamples = 2000;
+    choice.synthetic.testSamples = 500;
+    choice.synthetic.noise = static_cast<float>(noise);
+    choice.synthetic.seed = seed;
+    const std::vector<std::string> known = KnownDatasets();
+    if (std::find(known.begin(), known.end(), dataset) == known.end())
     {
         std::cerr << "unknown --dataset " << dataset << std::endl;
         return 2;
     }
+    s.data = LoadDataset(choice);
     // Two label-sorted shards per learner: the non-IID case where sparse sharing struggles.
     s.partition = PartitionShards(*s.data.train, learnerCount, 2, seed);
 

@@ -23,7 +23,7 @@
  * It exits non-zero when a learner did not finish its rounds, or when the final mean accuracy
  * is below --minAccuracy (default 0: no accuracy check).
  */
-#include "idx-reader.h"
+#include "dataset-catalog.h"
 #include "learner-application.h"
 #include "learner-helper.h"
 #include "ns3/core-module.h"
@@ -32,7 +32,6 @@
 #include "overlay-graph.h"
 #include "overlay-topology-helper.h"
 #include "partitioner.h"
-#include "synthetic-dataset.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -142,25 +141,20 @@ main(int argc, char* argv[])
     RngSeedManager::SetSeed(seed);
     UseSingleThreadedTorch();
 
-    DatasetSplit data;
-    if (dataset == "synthetic")
-    {
-        SyntheticSpec spec;
-        spec.trainSamples = 2000;
-        spec.testSamples = 500;
-        spec.noise = static_cast<float>(noise);
-        spec.seed = seed;
-        data = MakeSyntheticDataset(spec);
-    }
-    else if (dataset == "fashion-mnist")
-    {
-        data = LoadFashionMnist(dataPath);
-    }
-    else
+    DatasetChoice choice;
+    choice.name = dataset;
+    choice.path = dataPath;
+    choice.synthetic.trainSamples = 2000;
+    choice.synthetic.testSamples = 500;
+    choice.synthetic.noise = static_cast<float>(noise);
+    choice.synthetic.seed = seed;
+    const std::vector<std::string> known = KnownDatasets();
+    if (std::find(known.begin(), known.end(), dataset) == known.end())
     {
         std::cerr << "unknown --dataset " << dataset << std::endl;
         return 2;
     }
+    DatasetSplit data = LoadDataset(choice);
     Partition partition = PartitionSkew(*data.train, learnerCount, skew, seed);
 
     // The overlay changes every `period` rounds; the network must carry all of its phases.

@@ -25,7 +25,7 @@
  *       --output=/tmp/messages.csv
  *   build/dlsim-trace-example --dataset=fashion-mnist --model=gn-lenet --dataRate=1Mbps
  */
-#include "idx-reader.h"
+#include "dataset-catalog.h"
 #include "learner-application.h"
 #include "learner-helper.h"
 #include "ns3/core-module.h"
@@ -34,7 +34,6 @@
 #include "overlay-graph.h"
 #include "overlay-topology-helper.h"
 #include "partitioner.h"
-#include "synthetic-dataset.h"
 
 #include <algorithm>
 #include <fstream>
@@ -193,24 +192,19 @@ main(int argc, char* argv[])
     RngSeedManager::SetSeed(seed);
     UseSingleThreadedTorch();
 
-    DatasetSplit data;
-    if (dataset == "synthetic")
-    {
-        SyntheticSpec spec;
-        spec.trainSamples = 2000;
-        spec.testSamples = 500;
-        spec.seed = seed;
-        data = MakeSyntheticDataset(spec);
-    }
-    else if (dataset == "fashion-mnist")
-    {
-        data = LoadFashionMnist(dataPath);
-    }
-    else
+    DatasetChoice choice;
+    choice.name = dataset;
+    choice.path = dataPath;
+    choice.synthetic.trainSamples = 2000;
+    choice.synthetic.testSamples = 500;
+    choice.synthetic.seed = seed;
+    const std::vector<std::string> known = KnownDatasets();
+    if (std::find(known.begin(), known.end(), dataset) == known.end())
     {
         std::cerr << "unknown --dataset " << dataset << std::endl;
         return 2;
     }
+    DatasetSplit data = LoadDataset(choice);
     Partition partition = PartitionShards(*data.train, learnerCount, 2, seed);
 
     NodeContainer nodes;

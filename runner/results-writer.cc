@@ -152,12 +152,6 @@ ResultsWriter::ReportEvalRound(uint32_t round)
     }
 }
 
-void
-ResultsWriter::SetInteractive(bool interactive)
-{
-    m_interactive = interactive;
-}
-
 double
 ResultsWriter::WallSeconds() const
 {

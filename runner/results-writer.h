@@ -61,9 +61,6 @@ class ResultsWriter
     /// Connect to the trace sources of every LearnerApplication in `apps` (and learn their rounds).
     void Attach(ApplicationContainer apps);
 
-    /// Whether to draw the live status line (default: when standard output is a terminal).
-    void SetInteractive(bool interactive);
-
     RunSummary Finish(uint64_t seed);
 
   private:

@@ -132,7 +132,6 @@ ScenarioConfig
 ScenarioConfig::Load(const std::string& file, const std::vector<std::string>& overrides)
 {
     ScenarioConfig config;
-    config.m_source = file;
     po::options_description desc = Describe();
     po::variables_map vm;
     // Command-line values are stored first: po::store keeps the first value it sees for a key.
@@ -323,12 +322,6 @@ ScenarioConfig::Set(const std::string& key, const std::string& value)
 {
     GetString(key);
     m_values[key] = value;
-}
-
-const std::string&
-ScenarioConfig::GetSource() const
-{
-    return m_source;
 }
 
 void

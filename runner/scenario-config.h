@@ -62,15 +62,12 @@ class ScenarioConfig
     std::vector<double> GetDoubleList(const std::string& key, double min, double max) const;
 
     void Set(const std::string& key, const std::string& value);
-    /// The scenario file it came from ("" for none).
-    const std::string& GetSource() const;
 
     /// Write every key with its resolved value as an INI file that Load reads back.
     void WriteIni(std::ostream& out) const;
 
   private:
     std::map<std::string, std::string> m_values;
-    std::string m_source;
 };
 
 } // namespace ns3

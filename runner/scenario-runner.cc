@@ -5,7 +5,7 @@
 
 #include "choco-tuning.h"
 #include "compute-time-model.h"
-#include "idx-reader.h"
+#include "dataset-catalog.h"
 #include "learner-helper.h"
 #include "learner.h"
 #include "link-model.h"
@@ -15,7 +15,6 @@
 #include "overlay-graph.h"
 #include "overlay-topology-helper.h"
 #include "partitioner.h"
-#include "synthetic-dataset.h"
 #include "wavelet-transform.h"
 
 #include <cmath>
@@ -35,19 +34,20 @@ namespace
 DatasetSplit
 LoadData(const ScenarioConfig& c, uint64_t seed)
 {
-    const std::string& dataset = c.GetChoice("dataset", {"fashion-mnist", "synthetic"});
-    if (dataset == "synthetic")
+    DatasetChoice choice;
+    choice.name = c.GetChoice("dataset", KnownDatasets());
+    choice.path = c.GetString("dataset.path");
+    if (choice.name == "synthetic")
     {
-        SyntheticSpec spec;
+        SyntheticSpec& spec = choice.synthetic;
         spec.trainSamples
             = static_cast<uint32_t>(c.GetUint("synthetic.train_samples", 1, 10000000));
         spec.testSamples = static_cast<uint32_t>(c.GetUint("synthetic.test_samples", 1, 10000000));
         spec.numClasses = static_cast<uint32_t>(c.GetUint("synthetic.classes", 2, 1000));
         spec.noise = static_cast<float>(c.GetDouble("synthetic.noise", 0.0, 1e6));
         spec.seed = seed;
-        return MakeSyntheticDataset(spec);
     }
-    return LoadFashionMnist(c.GetString("dataset.path"));
+    return LoadDataset(choice);
 }
 
 Partition

@@ -47,7 +47,7 @@ PartialModelSharing::Encode(const RoundInfo& round, const std::vector<float>& tr
 {
     m_ownCoefficients = m_transform->Forward(trainedModel);
     const auto& alphas = m_options.alphas;
-    m_lastAlpha = alphas.size() == 1 ? alphas[0] : alphas[m_alphaRng() % alphas.size()];
+    const double alpha = alphas.size() == 1 ? alphas[0] : alphas[m_alphaRng() % alphas.size()];
 
     Payload payload;
     payload.length = static_cast<uint32_t>(m_length);
@@ -55,14 +55,14 @@ PartialModelSharing::Encode(const RoundInfo& round, const std::vector<float>& tr
     {
         payload.form = PayloadForm::RandomMask;
         payload.seed = m_nodeSeed + round.round;
-        payload.alpha = static_cast<float>(m_lastAlpha);
+        payload.alpha = static_cast<float>(alpha);
         for (uint32_t k : RandomMaskIndices(payload.seed, payload.alpha, m_length))
         {
             payload.values.push_back(m_ownCoefficients[k]);
         }
         return EncodePayload(payload);
     }
-    if (m_lastAlpha >= m_options.metadataCap)
+    if (alpha >= m_options.metadataCap)
     {
         payload.form = PayloadForm::Full;
         payload.values = m_ownCoefficients;
@@ -81,8 +81,7 @@ PartialModelSharing::Encode(const RoundInfo& round, const std::vector<float>& tr
         score[k] = std::fabs(m_options.accumulation ? score[k] + m_accumulator[k] : score[k]);
     }
     payload.form = PayloadForm::Sparse;
-    payload.indices
-        = TopKIndices(score, SelectionSize(m_lastAlpha, m_length), m_nodeSeed + round.round);
+    payload.indices = TopKIndices(score, SelectionSize(alpha, m_length), m_nodeSeed + round.round);
     payload.values.reserve(payload.indices.size());
     for (uint32_t k : payload.indices)
     {
@@ -169,12 +168,6 @@ bool
 PartialModelSharing::ForDirectedGraphs() const
 {
     return false;
-}
-
-double
-PartialModelSharing::LastAlpha() const
-{
-    return m_lastAlpha;
 }
 
 } // namespace ns3

@@ -53,9 +53,6 @@ class PartialModelSharing : public SharingAlgorithm
                                  const std::vector<ReceivedPayload>& received) override;
     bool ForDirectedGraphs() const override;
 
-    /// The fraction used in the last Encode (for tests and logs).
-    double LastAlpha() const;
-
   private:
     /// The indices a received payload refers to, checked against the coefficient length.
     std::vector<uint32_t> ReceivedIndices(const Payload& payload, uint32_t sender) const;
@@ -69,7 +66,6 @@ class PartialModelSharing : public SharingAlgorithm
     std::vector<float> m_roundStart;      ///< x̄: the model at the start of the round
     std::vector<float> m_accumulator;     ///< A = T(x̄ - x̄_s) per coefficient
     std::vector<float> m_ownCoefficients; ///< T(x̃) of this round
-    double m_lastAlpha = 0.0;
 };
 
 } // namespace ns3

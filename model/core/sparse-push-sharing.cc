@@ -144,10 +144,4 @@ SparsePushSharing::ExtraRounds() const
     return m_trainingRounds > 0 ? m_gossipRounds : 0;
 }
 
-double
-SparsePushSharing::GetWeight() const
-{
-    return m_weight;
-}
-
 } // namespace ns3

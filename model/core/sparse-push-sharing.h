@@ -39,9 +39,6 @@ class SparsePushSharing : public SharingAlgorithm
     bool TrainsInRound(uint32_t round) const override;
     uint32_t ExtraRounds() const override;
 
-    /// The push-sum weight u (for tests).
-    double GetWeight() const;
-
   private:
     bool IsGossipRound(uint32_t round) const;
 
