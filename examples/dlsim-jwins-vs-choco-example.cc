@@ -25,6 +25,7 @@
  */
 #include "choco-tuning.h"
 #include "dataset-catalog.h"
+#include "direct-underlay-helper.h"
 #include "learner-application.h"
 #include "learner-helper.h"
 #include "link-model.h"
@@ -32,7 +33,6 @@
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "overlay-graph.h"
-#include "overlay-topology-helper.h"
 #include "partitioner.h"
 
 #include <algorithm>
@@ -189,21 +189,21 @@ RunAlgorithm(const Scenario& s, const SharingConfig& sharing)
     // The LinkModel's own bandwidth and latency are not used once a file is set.
     LinkModel links("10Mbps", "10ms");
     links.SetFile(s.linkFile);
-    OverlayTopologyHelper topology(s.graph);
-    topology.SetLinkModel(links);
-    Overlay overlay = topology.Install(nodes, PointToPointHelper());
+    DirectUnderlayHelper direct(s.graph);
+    direct.SetLinkModel(links);
+    Underlay underlay = direct.Install(nodes);
 
     LearnerHelper learners;
     learners.SetData(s.data, s.partition);
     learners.SetTraining(s.training);
     learners.SetSharing(sharing);
-    learners.SetOverlay(overlay);
+    learners.SetOverlay(s.graph);
     learners.SetSeed(s.seed);
     learners.AssignStreams(10);
     learners.SetAttribute("Rounds", UintegerValue(s.rounds));
     learners.SetAttribute("EvalEvery", UintegerValue(s.evalEvery));
     learners.SetAttribute("EvalSamples", UintegerValue(s.evalSamples));
-    ApplicationContainer apps = learners.Install(nodes);
+    ApplicationContainer apps = learners.Install(nodes, underlay.addresses);
     apps.Start(Seconds(0));
 
     RunRecorder recorder(s.learners, s.rounds);

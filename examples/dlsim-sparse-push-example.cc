@@ -24,13 +24,13 @@
  * is below --minAccuracy (default 0: no accuracy check).
  */
 #include "dataset-catalog.h"
+#include "direct-underlay-helper.h"
 #include "learner-application.h"
 #include "learner-helper.h"
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "overlay-graph.h"
-#include "overlay-topology-helper.h"
 #include "partitioner.h"
 
 #include <algorithm>
@@ -167,11 +167,10 @@ main(int argc, char* argv[])
 
     NodeContainer nodes;
     nodes.Create(learnerCount);
-    PointToPointHelper p2p;
-    p2p.SetDeviceAttribute("DataRate", StringValue(dataRate));
-    p2p.SetChannelAttribute("Delay", StringValue(delay));
-    OverlayTopologyHelper topology(links);
-    Overlay overlay = topology.Install(nodes, p2p);
+    DirectUnderlayHelper direct(links);
+    direct.SetDeviceAttribute("DataRate", StringValue(dataRate));
+    direct.SetChannelAttribute("Delay", StringValue(delay));
+    Underlay underlay = direct.Install(nodes);
 
     TrainingConfig training;
     training.model = model;
@@ -186,14 +185,13 @@ main(int argc, char* argv[])
     learners.SetData(data, partition);
     learners.SetTraining(training);
     learners.SetSharing(sharing);
-    learners.SetOverlay(overlay);
     learners.SetSchedule(schedule);
     learners.SetSeed(seed);
     learners.AssignStreams(10);
     learners.SetAttribute("Rounds", UintegerValue(rounds));
     learners.SetAttribute("EvalEvery", UintegerValue(evalEvery));
     learners.SetAttribute("EvalSamples", UintegerValue(evalSamples));
-    ApplicationContainer apps = learners.Install(nodes);
+    ApplicationContainer apps = learners.Install(nodes, underlay.addresses);
     apps.Start(Seconds(0));
     g_evaluatingLearners = learnerCount;
     for (uint32_t i = 0; i < apps.GetN(); ++i)

@@ -26,13 +26,13 @@
  *   build/dlsim-trace-example --dataset=fashion-mnist --model=gn-lenet --dataRate=1Mbps
  */
 #include "dataset-catalog.h"
+#include "direct-underlay-helper.h"
 #include "learner-application.h"
 #include "learner-helper.h"
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "overlay-graph.h"
-#include "overlay-topology-helper.h"
 #include "partitioner.h"
 
 #include <algorithm>
@@ -209,13 +209,13 @@ main(int argc, char* argv[])
 
     NodeContainer nodes;
     nodes.Create(learnerCount);
-    PointToPointHelper p2p;
-    p2p.SetDeviceAttribute("DataRate", StringValue(dataRate));
-    p2p.SetChannelAttribute("Delay", StringValue(delay));
     Ptr<UniformRandomVariable> topologyRng = CreateObject<UniformRandomVariable>();
     topologyRng->SetStream(0);
-    OverlayTopologyHelper topology(MakeRandomRegularGraph(learnerCount, degree, topologyRng));
-    Overlay overlay = topology.Install(nodes, p2p);
+    OverlayGraph graph = MakeRandomRegularGraph(learnerCount, degree, topologyRng);
+    DirectUnderlayHelper direct(graph);
+    direct.SetDeviceAttribute("DataRate", StringValue(dataRate));
+    direct.SetChannelAttribute("Delay", StringValue(delay));
+    Underlay underlay = direct.Install(nodes);
 
     TrainingConfig training;
     training.model = model;
@@ -227,13 +227,13 @@ main(int argc, char* argv[])
     learners.SetData(data, partition);
     learners.SetTraining(training);
     learners.SetSharing(sharing);
-    learners.SetOverlay(overlay);
+    learners.SetOverlay(graph);
     learners.SetSeed(seed);
     learners.AssignStreams(10);
     learners.SetAttribute("Rounds", UintegerValue(rounds));
     learners.SetAttribute("EvalEvery", UintegerValue(evalEvery));
     learners.SetAttribute("EvalSamples", UintegerValue(evalSamples));
-    ApplicationContainer apps = learners.Install(nodes);
+    ApplicationContainer apps = learners.Install(nodes, underlay.addresses);
     apps.Start(Seconds(0));
 
     g_csv.open(output);

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -50,9 +51,9 @@ LearnerHelper::SetSharing(const SharingConfig& sharing)
 }
 
 void
-LearnerHelper::SetOverlay(const Overlay& overlay)
+LearnerHelper::SetOverlay(const OverlayGraph& graph)
 {
-    m_overlay = overlay;
+    m_schedule = OverlaySchedule(graph);
 }
 
 void
@@ -94,17 +95,25 @@ LearnerHelper::AssignStreams(int64_t stream)
 }
 
 ApplicationContainer
-LearnerHelper::Install(NodeContainer nodes)
+LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
 {
-    NS_ABORT_MSG_UNLESS(m_overlay, "LearnerHelper::Install needs SetOverlay first");
-    NS_ABORT_MSG_UNLESS(m_data.train && m_data.test, "LearnerHelper::Install needs SetData first");
-    const OverlaySchedule schedule
-        = m_schedule ? *m_schedule : OverlaySchedule(m_overlay->GetGraph());
+    if (!m_schedule)
+    {
+        throw std::invalid_argument("LearnerHelper::Install needs SetOverlay or SetSchedule first");
+    }
+    if (!m_data.train || !m_data.test)
+    {
+        throw std::invalid_argument("LearnerHelper::Install needs SetData first");
+    }
+    const OverlaySchedule& schedule = *m_schedule;
     const uint32_t n = nodes.GetN();
-    NS_ABORT_MSG_UNLESS(n == schedule.GetNNodes() && m_partition.size() == n,
-                        "LearnerHelper: " << n << " nodes, " << schedule.GetNNodes()
-                                          << " learners in the overlay and " << m_partition.size()
-                                          << " partitions must agree");
+    if (n != schedule.GetNNodes() || m_partition.size() != n)
+    {
+        throw std::invalid_argument(
+            "LearnerHelper: " + std::to_string(n) + " nodes, "
+            + std::to_string(schedule.GetNNodes()) + " learners in the overlay and "
+            + std::to_string(m_partition.size()) + " partitions must agree");
+    }
 
     // Which learners evaluate: all, or a random sample of the requested size.
     std::vector<bool> evaluates(n, true);
@@ -172,8 +181,8 @@ LearnerHelper::Install(NodeContainer nodes)
             LearnerApplication::PeerSet peers;
             for (uint32_t j : phase.GetOutNeighbours(i))
             {
-                // Reach j at j's address on the i-j link, so the traffic takes that link.
-                peers.out.push_back({j, m_overlay->GetAddress(j, i)});
+                // Where i reaches j (with direct links: j's address on the i-j link).
+                peers.out.push_back({j, addresses.Get(j, i)});
             }
             peers.in = phase.GetInNeighbours(i);
             phases.push_back(peers);

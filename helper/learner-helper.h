@@ -8,12 +8,13 @@
 
 #include "compute-time-model.h"
 #include "dataset.h"
+#include "learner-addresses.h"
 #include "learner.h"
 #include "ns3/application-container.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
 #include "ns3/random-variable-stream.h"
-#include "overlay-topology-helper.h"
+#include "overlay-graph.h"
 #include "partitioner.h"
 #include "sharing-algorithm.h"
 
@@ -24,18 +25,21 @@ namespace ns3
 {
 
 /**
- * Usage, after building an Overlay with OverlayTopologyHelper:
+ * Installs learners on any ns-3 nodes with IPv4 reachability: the overlay says who sends to
+ * whom, the addresses say where each learner is reached. Usage:
  * \code
  *   LearnerHelper learners;
  *   learners.SetData(data, PartitionShards(*data.train, n, 2, seed));
  *   learners.SetTraining(training);              // model, lr, batch size, local steps
  *   learners.SetSharing(sharing);                // which algorithm
- *   learners.SetOverlay(overlay);
+ *   learners.SetOverlay(graph);                  // e.g. MakeRandomRegularGraph(n, 4, rng)
  *   learners.SetAttribute("Rounds", UintegerValue(100));
- *   ApplicationContainer apps = learners.Install(nodes);
+ *   ApplicationContainer apps = learners.Install(nodes, LearnerAddresses(interfaces));
  * \endcode
- * nodes.Get(i) runs learner i. All learners start from the same model (seeded by SetSeed)
- * unless SetSameInitialModel(false).
+ * nodes.Get(i) runs learner i, reached at the address the LearnerAddresses give (for a network
+ * built by hand: the interfaces Ipv4AddressHelper::Assign returned; for an underlay helper:
+ * Underlay::addresses). All learners start from the same model (seeded by SetSeed) unless
+ * SetSameInitialModel(false).
  */
 class LearnerHelper
 {
@@ -47,11 +51,9 @@ class LearnerHelper
     void SetData(DatasetSplit data, Partition partition);
     void SetTraining(const TrainingConfig& training);
     void SetSharing(const SharingConfig& sharing);
-    void SetOverlay(const Overlay& overlay);
-    /**
-     * For a time-varying overlay: which of the overlay's edges each round uses. The overlay
-     * must have been built from schedule.Union(). Default: the overlay's graph every round.
-     */
+    /// A static overlay: the same neighbours every round.
+    void SetOverlay(const OverlayGraph& graph);
+    /// A time-varying overlay: which edges each round uses (replaces SetOverlay).
     void SetSchedule(const OverlaySchedule& schedule);
     /// Seeds model initialisation and mini-batch sampling (default 1).
     void SetSeed(uint64_t seed);
@@ -64,7 +66,11 @@ class LearnerHelper
     /// Evaluate only this many learners, drawn at random (0, the default: all).
     void SetEvaluatedLearners(uint32_t count);
 
-    ApplicationContainer Install(NodeContainer nodes);
+    /**
+     * One LearnerApplication on each node; throws std::invalid_argument when the overlay, the
+     * partition, the nodes or the addresses do not fit together.
+     */
+    ApplicationContainer Install(NodeContainer nodes, const LearnerAddresses& addresses);
 
     /// Fix the ns-3 random streams used (device speeds, evaluated learners).
     int64_t AssignStreams(int64_t stream);
@@ -75,7 +81,6 @@ class LearnerHelper
     Partition m_partition;
     TrainingConfig m_training;
     SharingConfig m_sharing;
-    std::optional<Overlay> m_overlay;
     std::optional<OverlaySchedule> m_schedule;
     uint64_t m_seed = 1;
     bool m_sameInitialModel = true;

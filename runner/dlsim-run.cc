@@ -49,6 +49,15 @@ StopChildren(int signal)
             ::kill(g_children[i], SIGTERM);
         }
     }
+    // Reap them before leaving: an orphaned zombie would still look alive to the folder lock of
+    // a rerun when init is slow to reap it.
+    for (size_t i = 0; i < kMaxJobs; ++i)
+    {
+        if (g_children[i] > 0)
+        {
+            ::waitpid(g_children[i], nullptr, 0);
+        }
+    }
     ::_exit(128 + signal);
 }
 

@@ -13,8 +13,8 @@
 #include "ns3/flow-monitor-helper.h"
 #include "ns3/point-to-point-helper.h"
 #include "overlay-graph.h"
-#include "overlay-topology-helper.h"
 #include "partitioner.h"
+#include "underlay-config.h"
 #include "wavelet-transform.h"
 
 #include <cmath>
@@ -88,21 +88,6 @@ WritePartitionCsv(const std::string& path, const Dataset& train, const Partition
             out << "," << count;
         }
         out << "\n";
-    }
-    if (!out)
-    {
-        throw std::runtime_error("cannot write " + path);
-    }
-}
-
-void
-WriteLinksCsv(const std::string& path, const std::vector<LinkParameters>& links)
-{
-    std::ofstream out(path);
-    out << "u,v,bandwidth_bps,latency_s\n" << std::setprecision(12);
-    for (const auto& l : links)
-    {
-        out << l.u << "," << l.v << "," << l.bandwidthBps << "," << l.latencySeconds << "\n";
     }
     if (!out)
     {
@@ -307,18 +292,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log)
                             + " does not fit link.mtu " + std::to_string(mtu)
                             + " with 52 bytes of IP and TCP headers");
     }
-    const std::string& queue = c.GetString("link.queue");
-    if (queue.empty() || queue.back() != 'p'
-        || queue.find_first_not_of("0123456789") != queue.size() - 1 || queue == "p")
-    {
-        throw ScenarioError("link.queue: expected a packet count like 100000p, got '" + queue
-                            + "'");
-    }
-    LinkModel linkModel(c.GetString("link.bandwidth"), c.GetString("link.latency"));
-    if (!c.GetString("link.file").empty())
-    {
-        linkModel.SetFile(c.GetString("link.file"));
-    }
+    UnderlayConfig underlayConfig(c, nodes, mtu);
     ComputeTimeModel computeModel(c.GetString("compute.model"),
                                   c.GetString("compute.device_gflops"),
                                   c.GetDouble("compute.step_seconds", 0.0, 1e9),
@@ -379,19 +353,14 @@ RunScenario(const ScenarioConfig& c, std::ostream& log)
 
     NodeContainer hosts;
     hosts.Create(nodes);
-    linkModel.AssignStreams(1);
-    OverlayTopologyHelper topology(graph);
-    topology.SetLinkModel(linkModel);
-    topology.SetMtu(mtu);
-    topology.SetQueueSize(queue);
-    Overlay overlay = topology.Install(hosts, PointToPointHelper());
-    WriteLinksCsv(out + "/links.csv", overlay.GetLinks());
+    Underlay underlay = underlayConfig.Install(hosts, graph, 1);
+    LinkUsage linkUsage(underlay);
+    log << underlayConfig.Describe(underlay) << std::endl;
 
     LearnerHelper learners;
     learners.SetData(data, partition);
     learners.SetTraining(training);
     learners.SetSharing(sharing);
-    learners.SetOverlay(overlay);
     learners.SetSchedule(schedule);
     learners.SetSeed(seed);
     learners.SetSameInitialModel(sameInit);
@@ -406,7 +375,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log)
                           UintegerValue(c.GetUint("tcp.buffer", 1024, UINT32_MAX)));
     learners.SetAttribute("TcpInitialCwnd",
                           UintegerValue(c.GetUint("tcp.initial_cwnd", 1, 1000000)));
-    ApplicationContainer apps = learners.Install(hosts);
+    ApplicationContainer apps = learners.Install(hosts, underlay.addresses);
     apps.Start(Seconds(0));
 
     ResultsWriter writer(out, nodes, target, log);
@@ -423,8 +392,9 @@ RunScenario(const ScenarioConfig& c, std::ostream& log)
     {
         wireBytes += static_cast<double>(stats.txBytes);
     }
-    Simulator::Destroy();
     RunSummary summary = writer.Finish(seed);
+    linkUsage.WriteCsv(out + "/links.csv", summary.simulatedSeconds);
+    Simulator::Destroy();
     summary.wireBytesPerNode = wireBytes / nodes;
     {
         std::ofstream csv(out + "/summary.csv");

@@ -3,12 +3,12 @@
  * with D-PSGD, and JWINS's byte budget.
  */
 #include "choco-tuning.h"
+#include "direct-underlay-helper.h"
 #include "learner-application.h"
 #include "learner-helper.h"
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
-#include "overlay-topology-helper.h"
 #include "scenario-runner.h"
 #include "synthetic-dataset.h"
 
@@ -54,9 +54,9 @@ Simulate(const SharingConfig& sharing,
 
     NodeContainer nodes;
     nodes.Create(n);
-    OverlayTopologyHelper topology(schedule.Union());
-    topology.SetLinkModel(LinkModel("100Mbps", "1ms"));
-    Overlay overlay = topology.Install(nodes, PointToPointHelper());
+    DirectUnderlayHelper direct(schedule.Union());
+    direct.SetLinkModel(LinkModel("100Mbps", "1ms"));
+    Underlay underlay = direct.Install(nodes);
 
     TrainingConfig training;
     training.model = "logistic";
@@ -65,13 +65,12 @@ Simulate(const SharingConfig& sharing,
     learners.SetData(data, PartitionIid(*data.train, n, 1));
     learners.SetTraining(training);
     learners.SetSharing(sharing);
-    learners.SetOverlay(overlay);
     learners.SetSchedule(schedule);
     learners.SetSameInitialModel(sameInit);
     learners.SetComputeTimeModel(ComputeTimeModel("fixed", "1", 0.01, 1.0));
     learners.SetAttribute("Rounds", UintegerValue(rounds));
     learners.SetAttribute("Evaluate", BooleanValue(false));
-    ApplicationContainer apps = learners.Install(nodes);
+    ApplicationContainer apps = learners.Install(nodes, underlay.addresses);
     apps.Start(Seconds(0));
 
     Outcome outcome;

@@ -2,13 +2,13 @@
  * dlsim: whole simulations on small generated data: consensus, timing, learning,
  * reproducibility, and the command line's errors.
  */
+#include "direct-underlay-helper.h"
 #include "learner-application.h"
 #include "learner-helper.h"
 #include "mixing-weights.h"
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
-#include "overlay-topology-helper.h"
 #include "run-command.h"
 #include "scenario-runner.h"
 #include "synthetic-dataset.h"
@@ -103,9 +103,9 @@ TEST(Simulation, FullSharingDrivesModelsToTheirAverageAsTheMixingMatrixPredicts)
     Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
     rng->SetStream(0);
     OverlayGraph graph = MakeRandomRegularGraph(n, 3, rng);
-    OverlayTopologyHelper topology(graph);
-    topology.SetLinkModel(LinkModel("100Mbps", "1ms"));
-    Overlay overlay = topology.Install(nodes, PointToPointHelper());
+    DirectUnderlayHelper direct(graph);
+    direct.SetLinkModel(LinkModel("100Mbps", "1ms"));
+    Underlay underlay = direct.Install(nodes);
 
     TrainingConfig training;
     training.model = "logistic";
@@ -114,12 +114,12 @@ TEST(Simulation, FullSharingDrivesModelsToTheirAverageAsTheMixingMatrixPredicts)
     learners.SetData(data, PartitionIid(*data.train, n, 1));
     learners.SetTraining(training);
     learners.SetSharing(SharingConfig{"dpsgd"});
-    learners.SetOverlay(overlay);
+    learners.SetOverlay(graph);
     learners.SetSameInitialModel(false);
     learners.SetComputeTimeModel(ComputeTimeModel("fixed", "1", 0.01, 1.0));
     learners.SetAttribute("Rounds", UintegerValue(rounds));
     learners.SetAttribute("Evaluate", BooleanValue(false));
-    ApplicationContainer apps = learners.Install(nodes);
+    ApplicationContainer apps = learners.Install(nodes, underlay.addresses);
     apps.Start(Seconds(0));
 
     std::vector<std::vector<double>> x(n);

@@ -1,0 +1,62 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * The `direct` underlay: one dedicated point-to-point link per overlay edge.
+ */
+#ifndef DLSIM_DIRECT_UNDERLAY_HELPER_H
+#define DLSIM_DIRECT_UNDERLAY_HELPER_H
+
+#include "link-model.h"
+#include "overlay-graph.h"
+#include "underlay-link-helper.h"
+#include "underlay.h"
+
+#include <optional>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * Creates one point-to-point link per pair of learners that an overlay edge joins, installs
+ * the Internet stack where missing and gives every link its own /30 subnet; learner i is
+ * reached by neighbour j at its address on the i-j link. Nothing is shared: a node's messages
+ * to its neighbours never compete, so a transfer takes its size over the link's rate plus the
+ * latency (and TCP's dynamics). The reference against which shared underlays are compared.
+ *
+ * Link bandwidth and latency come from a LinkModel when one is set, else from the device and
+ * channel attributes given with SetDeviceAttribute / SetChannelAttribute. Queues and loss follow
+ * the LinkBehaviour (default: drop-tail device queue sized by AutoQueueSize, no loss).
+ */
+class DirectUnderlayHelper : public UnderlayHelper
+{
+  public:
+    explicit DirectUnderlayHelper(OverlayGraph graph);
+
+    void SetLinkModel(const LinkModel& model);
+    void SetLinkBehaviour(const LinkBehaviour& behaviour);
+    /// An attribute of every PointToPointNetDevice (e.g. "DataRate" when no LinkModel is set).
+    void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
+    /// An attribute of every PointToPointChannel (e.g. "Delay").
+    void SetChannelAttribute(const std::string& name, const AttributeValue& value);
+    /// The random streams of the loss models start here.
+    int64_t AssignStreams(int64_t stream);
+
+    /// Build the links between learners.Get(u) and learners.Get(v) for every overlay link u-v.
+    Underlay Install(NodeContainer learners) override;
+
+  private:
+    OverlayGraph m_graph;
+    std::optional<LinkModel> m_linkModel;
+    LinkBehaviour m_behaviour;
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_deviceAttributes;
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_channelAttributes;
+    int64_t m_stream = 1000;
+};
+
+/// Install the Internet stack (IPv4 only) on every node of `nodes` that has none yet.
+void InstallInternetWhereMissing(NodeContainer nodes);
+
+} // namespace ns3
+
+#endif // DLSIM_DIRECT_UNDERLAY_HELPER_H

@@ -1,0 +1,106 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * Builds the point-to-point links of an underlay: rates, delay, queue, queue discipline, loss.
+ */
+#ifndef DLSIM_UNDERLAY_LINK_HELPER_H
+#define DLSIM_UNDERLAY_LINK_HELPER_H
+
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-interface-container.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node.h"
+#include "ns3/point-to-point-helper.h"
+#include "underlay.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// How the links of an underlay queue and lose packets (the same for every link).
+struct LinkBehaviour
+{
+    /**
+     * Queue size of each link direction: "auto", packets ("100p") or bytes ("150000B").
+     * Without a queue discipline this is the device's drop-tail queue; with one, the queue
+     * discipline's limit ("auto" then keeps that discipline's own ns-3 default).
+     */
+    std::string queue = "auto";
+    /// none (a drop-tail device queue only), fq-codel, codel, pie or fifo.
+    std::string queueDisc = "none";
+    /// Probability that a packet is lost on the link (each direction, independently).
+    double loss = 0.0;
+    uint32_t mtu = 1500;
+};
+
+/// The queue disciplines LinkBehaviour::queueDisc accepts.
+const std::vector<std::string>& KnownQueueDiscs();
+
+/// Throws ConfigValueError naming link.queue, link.queue_disc, link.loss or link.mtu.
+void CheckLinkBehaviour(const LinkBehaviour& behaviour);
+
+/**
+ * What queue = "auto" gives a device: the bandwidth-delay product of a round trip of
+ * max(100 ms, twice the link's latency), in MTU-sized packets, at least 8 packets. Enough for
+ * TCP to keep the link busy, short enough that the queueing delay (at most the round trip the
+ * buffer is sized for) never outlasts TCP's retransmission timer.
+ */
+std::string AutoQueueSize(double bandwidthBps, double latencySeconds, uint32_t mtu);
+
+/**
+ * Installs one point-to-point link between two nodes at a time, each direction with its own
+ * rate, and records both directions as UnderlayLink entries. Every link gets its own /30
+ * subnet from one address space, so links built by one helper never collide. The Internet
+ * stack must already be on both nodes.
+ */
+class UnderlayLinkHelper
+{
+  public:
+    explicit UnderlayLinkHelper(LinkBehaviour behaviour);
+
+    /// The random streams of the loss models, one per link direction from `stream` upwards.
+    void SetFirstStream(int64_t stream);
+
+    /// The helper's own PointToPointHelper, for device and channel attributes of every link.
+    PointToPointHelper& GetPointToPoint();
+
+    struct Link
+    {
+        NetDeviceContainer devices; ///< a's device, then b's
+        Ipv4InterfaceContainer interfaces;
+    };
+
+    /**
+     * Link a and b. A rate or latency below zero keeps the PointToPointHelper's own attribute.
+     * The two directions are appended to `links` named by fromName/toName with the roles given.
+     */
+    Link Install(Ptr<Node> a,
+                 Ptr<Node> b,
+                 double rateAtoB,
+                 double rateBtoA,
+                 double latencySeconds,
+                 std::vector<UnderlayLink>& links,
+                 const std::string& nameA,
+                 const std::string& nameB,
+                 const std::string& roleAtoB,
+                 const std::string& roleBtoA);
+
+  private:
+    void ConfigureDirection(Ptr<NetDevice> sender,
+                            Ptr<NetDevice> receiver,
+                            double rateBps,
+                            double latencySeconds,
+                            UnderlayLink& record);
+
+    LinkBehaviour m_behaviour;
+    PointToPointHelper m_p2p;
+    Ipv4AddressHelper m_addresses;
+    int64_t m_nextStream = 1000;
+};
+
+} // namespace ns3
+
+#endif // DLSIM_UNDERLAY_LINK_HELPER_H

@@ -1,0 +1,119 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "access-model.h"
+
+#include "csv-rows.h"
+#include "random-variable-spec.h"
+
+#include <cmath>
+
+namespace ns3
+{
+
+AccessModel::Quantity
+AccessModel::Parse(const std::string& key, const std::string& text, bool isRate)
+{
+    Quantity q;
+    if (IsRandomVariableSpec(text))
+    {
+        q.random = ParseRandomVariable(key, text);
+        q.scale = isRate ? 1e6 : 1e-3;
+    }
+    else
+    {
+        q.fixed = isRate ? ParseDataRateBps(key, text) : ParseSeconds(key, text);
+    }
+    return q;
+}
+
+AccessModel::AccessModel(const std::string& up, const std::string& down, const std::string& latency)
+    : m_up(Parse("access.up", up, true)), m_down(Parse("access.down", down, true)),
+      m_latency(Parse("access.latency", latency, false))
+{}
+
+void
+AccessModel::SetFile(const std::string& path)
+{
+    m_file = path;
+}
+
+int64_t
+AccessModel::AssignStreams(int64_t stream)
+{
+    int64_t next = stream;
+    for (Quantity* q : {&m_up, &m_down, &m_latency})
+    {
+        if (q->random)
+        {
+            q->random->SetStream(next);
+        }
+        ++next;
+    }
+    return 3;
+}
+
+double
+AccessModel::DrawOne(const Quantity& q, const std::string& key, uint32_t host, bool isRate)
+{
+    double value = q.random ? q.random->GetValue() * q.scale : q.fixed;
+    if (!std::isfinite(value) || (isRate ? !(value > 0.0) : !(value >= 0.0)))
+    {
+        throw ConfigValueError(key + ": drew " + std::to_string(value) + " for host "
+                               + std::to_string(host)
+                               + (isRate ? " (must be positive)" : " (must not be negative)"));
+    }
+    return value;
+}
+
+std::vector<AccessLink>
+AccessModel::Draw(uint32_t hosts) const
+{
+    if (!m_file.empty())
+    {
+        return ReadFile(hosts);
+    }
+    std::vector<AccessLink> links(hosts);
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        links[h].upBps = DrawOne(m_up, "access.up", h, true);
+        links[h].downBps = DrawOne(m_down, "access.down", h, true);
+        links[h].latencySeconds = DrawOne(m_latency, "access.latency", h, false);
+    }
+    return links;
+}
+
+std::vector<AccessLink>
+AccessModel::ReadFile(uint32_t hosts) const
+{
+    std::vector<AccessLink> links(hosts);
+    std::vector<bool> seen(hosts, false);
+    for (const CsvRow& row : ReadCsvRows("access.file", m_file, "host", 4))
+    {
+        auto h = static_cast<uint32_t>(ParseIndex(row.where, row.fields[0], UINT32_MAX));
+        if (h >= hosts)
+        {
+            throw ConfigValueError(row.where + ": host " + row.fields[0] + " does not exist ("
+                                   + std::to_string(hosts) + " learners)");
+        }
+        if (seen[h])
+        {
+            throw ConfigValueError(row.where + ": host " + row.fields[0] + " listed twice");
+        }
+        seen[h] = true;
+        links[h].upBps = ParseDataRateBps(row.where, row.fields[1]);
+        links[h].downBps = ParseDataRateBps(row.where, row.fields[2]);
+        links[h].latencySeconds = ParseSeconds(row.where, row.fields[3]);
+    }
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        if (!seen[h])
+        {
+            throw ConfigValueError("access.file " + m_file + " has no line for host "
+                                   + std::to_string(h));
+        }
+    }
+    return links;
+}
+
+} // namespace ns3

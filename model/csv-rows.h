@@ -1,0 +1,42 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * The rows of the small CSV files users give (link, access, region and assignment files).
+ */
+#ifndef DLSIM_CSV_ROWS_H
+#define DLSIM_CSV_ROWS_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// One data row: its fields (trimmed) and where it stands, e.g. "access.file hosts.csv:3".
+struct CsvRow
+{
+    std::vector<std::string> fields;
+    std::string where;
+};
+
+/**
+ * Read `path` (given by scenario key `key`): '#' starts a comment, blank lines are skipped, and
+ * a first row whose first field is `headerFirstField` is the header. Throws ConfigValueError
+ * naming the key and file when the file cannot be read or a row has not `columns` fields
+ * (0: any number).
+ */
+std::vector<CsvRow> ReadCsvRows(const std::string& key,
+                                const std::string& path,
+                                const std::string& headerFirstField,
+                                size_t columns);
+
+/// A whole number in [0, max]; throws ConfigValueError naming `where` otherwise.
+uint64_t ParseIndex(const std::string& where, const std::string& text, uint64_t max);
+
+/// A finite number in [min, max]; throws ConfigValueError naming `where` otherwise.
+double ParseNumber(const std::string& where, const std::string& text, double min, double max);
+
+} // namespace ns3
+
+#endif // DLSIM_CSV_ROWS_H

@@ -1,0 +1,249 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "underlay-config.h"
+
+#include "access-model.h"
+#include "direct-underlay-helper.h"
+#include "link-model.h"
+#include "ns3/callback.h"
+#include "ns3/packet.h"
+#include "random-variable-spec.h"
+#include "region-model.h"
+#include "routed-underlay-helper.h"
+
+#include <algorithm>
+#include <fstream>
+#include <iomanip>
+#include <set>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+void
+AddBytes(uint64_t* counter, Ptr<const Packet> packet)
+{
+    *counter += packet->GetSize();
+}
+
+/// A rate key that may be "unlimited" (0).
+double
+RateOrUnlimited(const ScenarioConfig& c, const std::string& key)
+{
+    const std::string& text = c.GetString(key);
+    return text == "unlimited" ? 0.0 : ParseDataRateBps(key, text);
+}
+
+LinkBehaviour
+ReadLinkBehaviour(const ScenarioConfig& c, uint32_t mtu)
+{
+    LinkBehaviour b;
+    b.queue = c.GetString("link.queue");
+    b.queueDisc = c.GetChoice("link.queue_disc", KnownQueueDiscs());
+    b.loss = c.GetDouble("link.loss", 0.0, 0.999999);
+    b.mtu = mtu;
+    CheckLinkBehaviour(b);
+    return b;
+}
+
+AccessModel
+ReadAccessModel(const ScenarioConfig& c)
+{
+    AccessModel access(
+        c.GetString("access.up"), c.GetString("access.down"), c.GetString("access.latency"));
+    if (!c.GetString("access.file").empty())
+    {
+        access.SetFile(c.GetString("access.file"));
+    }
+    return access;
+}
+
+LatencyMatrix
+ReadRegions(const ScenarioConfig& c)
+{
+    const std::string& source = c.GetString("regions.latency");
+    LatencyMatrix all = source == "builtin" ? BuiltinRegionLatencies() : ReadLatencyMatrix(source);
+    return FirstRegions(all, static_cast<uint32_t>(c.GetUint("regions.count", 0, 100000)));
+}
+
+std::string
+RateText(double bps)
+{
+    std::ostringstream s;
+    s << std::setprecision(4) << bps / 1e6 << " Mbit/s";
+    return s.str();
+}
+
+} // namespace
+
+const std::vector<std::string>&
+KnownNetworks()
+{
+    static const std::vector<std::string> names = {"direct", "access", "regions"};
+    return names;
+}
+
+UnderlayConfig::UnderlayConfig(const ScenarioConfig& c, uint32_t learners, uint32_t mtu)
+    : m_config(c), m_learners(learners), m_network(c.GetChoice("network", KnownNetworks()))
+{
+    // Every key of the chosen underlay is parsed now; files are read here too, so a bad one is
+    // reported before the dataset loads.
+    ReadLinkBehaviour(c, mtu);
+    if (m_network == "direct")
+    {
+        LinkModel links(c.GetString("link.bandwidth"), c.GetString("link.latency"));
+        return;
+    }
+    ReadAccessModel(c);
+    if (!c.GetString("access.file").empty())
+    {
+        ReadAccessModel(c).Draw(learners);
+    }
+    if (m_network == "access")
+    {
+        RateOrUnlimited(c, "core.bandwidth");
+        ParseSeconds("core.latency", c.GetString("core.latency"));
+        return;
+    }
+    LatencyMatrix regions = ReadRegions(c);
+    RateOrUnlimited(c, "regions.bandwidth");
+    const std::string& assign = c.GetChoice("regions.assign", {"round-robin", "random", "file"});
+    if (assign == "file")
+    {
+        AssignRegions(assign, learners, regions, nullptr, c.GetString("regions.file"));
+    }
+}
+
+const std::string&
+UnderlayConfig::GetNetwork() const
+{
+    return m_network;
+}
+
+std::unique_ptr<UnderlayHelper>
+UnderlayConfig::MakeHelper(const OverlayGraph& overlay, uint32_t learners, int64_t stream) const
+{
+    const ScenarioConfig& c = m_config;
+    const uint32_t mtu = static_cast<uint32_t>(c.GetUint("link.mtu", 576, 65535));
+    LinkBehaviour behaviour = ReadLinkBehaviour(c, mtu);
+    if (m_network == "direct")
+    {
+        LinkModel linkModel(c.GetString("link.bandwidth"), c.GetString("link.latency"));
+        if (!c.GetString("link.file").empty())
+        {
+            linkModel.SetFile(c.GetString("link.file"));
+        }
+        linkModel.AssignStreams(stream);
+        auto helper = std::make_unique<DirectUnderlayHelper>(overlay);
+        helper->SetLinkModel(linkModel);
+        helper->SetLinkBehaviour(behaviour);
+        helper->AssignStreams(stream + 1000);
+        return helper;
+    }
+    // Streams of their own, so the direct network's draws stay what they always were.
+    AccessModel access = ReadAccessModel(c);
+    access.AssignStreams(stream + 200);
+    RouterNetwork network;
+    if (m_network == "access")
+    {
+        network = MakeAccessNetwork(access.Draw(learners),
+                                    RateOrUnlimited(c, "core.bandwidth"),
+                                    ParseSeconds("core.latency", c.GetString("core.latency")));
+    }
+    else
+    {
+        LatencyMatrix regions = ReadRegions(c);
+        Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+        rng->SetStream(stream + 203);
+        std::vector<uint32_t> regionOf = AssignRegions(
+            c.GetString("regions.assign"), learners, regions, rng, c.GetString("regions.file"));
+        network = MakeRegionNetwork(
+            access.Draw(learners), regionOf, regions, RateOrUnlimited(c, "regions.bandwidth"));
+    }
+    auto helper = std::make_unique<RoutedUnderlayHelper>(network);
+    helper->SetLinkBehaviour(behaviour);
+    helper->AssignStreams(stream + 1000);
+    return helper;
+}
+
+Underlay
+UnderlayConfig::Install(NodeContainer learners, const OverlayGraph& overlay, int64_t stream)
+{
+    Underlay underlay = MakeHelper(overlay, learners.GetN(), stream)->Install(learners);
+    return underlay;
+}
+
+std::string
+UnderlayConfig::Describe(const Underlay& underlay) const
+{
+    std::map<std::string, std::pair<double, double>> rates; // role: min, max
+    std::map<std::string, uint32_t> counts;
+    for (const auto& l : underlay.links)
+    {
+        auto it = rates.find(l.role);
+        if (it == rates.end())
+        {
+            rates[l.role] = {l.bandwidthBps, l.bandwidthBps};
+        }
+        else
+        {
+            it->second.first = std::min(it->second.first, l.bandwidthBps);
+            it->second.second = std::max(it->second.second, l.bandwidthBps);
+        }
+        ++counts[l.role];
+    }
+    std::ostringstream s;
+    s << "network " << m_network << ": " << underlay.routers.GetN() << " routers";
+    for (const auto& [role, range] : rates)
+    {
+        s << ", " << counts[role] << " " << role << " " << RateText(range.first);
+        if (range.second > range.first)
+        {
+            s << " to " << RateText(range.second);
+        }
+    }
+    if (!underlay.links.empty())
+    {
+        s << ", queue " << underlay.links.front().queue;
+    }
+    return s.str();
+}
+
+LinkUsage::LinkUsage(const Underlay& underlay)
+    : m_links(underlay.links), m_bytes(underlay.links.size(), 0)
+{
+    for (size_t k = 0; k < m_links.size(); ++k)
+    {
+        m_links[k].device->TraceConnectWithoutContext("PhyTxEnd",
+                                                      MakeBoundCallback(&AddBytes, &m_bytes[k]));
+    }
+}
+
+void
+LinkUsage::WriteCsv(const std::string& path, double simulatedSeconds) const
+{
+    std::ofstream out(path);
+    out << "from,to,role,bandwidth_bps,latency_s,loss,queue,trace,tx_bytes,utilisation\n"
+        << std::setprecision(12);
+    for (size_t k = 0; k < m_links.size(); ++k)
+    {
+        const UnderlayLink& l = m_links[k];
+        double utilisation = simulatedSeconds > 0 ? static_cast<double>(m_bytes[k]) * 8.0
+                                                        / (l.bandwidthBps * simulatedSeconds)
+                                                  : 0.0;
+        out << l.from << "," << l.to << "," << l.role << "," << l.bandwidthBps << ","
+            << l.latencySeconds << "," << l.loss << "," << l.queue << "," << l.trace << ","
+            << m_bytes[k] << "," << std::setprecision(6) << utilisation << std::setprecision(12)
+            << "\n";
+    }
+    if (!out)
+    {
+        throw std::runtime_error("cannot write " + path);
+    }
+}
+
+} // namespace ns3
