@@ -8,13 +8,17 @@
 #include "link-model.h"
 #include "ns3/callback.h"
 #include "ns3/packet.h"
+#include "ns3/point-to-point-net-device.h"
 #include "random-variable-spec.h"
+#include "rate-trace-helper.h"
+#include "rate-trace.h"
 #include "region-model.h"
 #include "routed-underlay-helper.h"
 
 #include <algorithm>
 #include <fstream>
 #include <iomanip>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -70,6 +74,50 @@ ReadRegions(const ScenarioConfig& c)
     return FirstRegions(all, static_cast<uint32_t>(c.GetUint("regions.count", 0, 100000)));
 }
 
+/// The link roles a rate trace applies to (trace.links), each checked.
+std::vector<std::string>
+TraceRoles(const ScenarioConfig& c)
+{
+    static const std::vector<std::string> known
+        = {"all", "up", "down", "access", "core", "wan", "direct"};
+    std::vector<std::string> roles = c.GetList("trace.links");
+    for (const auto& role : roles)
+    {
+        if (std::find(known.begin(), known.end(), role) == known.end())
+        {
+            throw ConfigValueError("trace.links: '" + role
+                                   + "' is not one of all, up, down, access, core, wan, direct");
+        }
+    }
+    return roles;
+}
+
+bool
+RoleMatches(const std::vector<std::string>& roles, const std::string& role)
+{
+    for (const auto& r : roles)
+    {
+        if (r == "all" || r == role || (r == "access" && (role == "up" || role == "down")))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::optional<RateTrace>
+ReadTrace(const ScenarioConfig& c)
+{
+    const std::string& file = c.GetString("trace.file");
+    if (file.empty())
+    {
+        return std::nullopt;
+    }
+    return RateTrace::Read(file,
+                           c.GetChoice("trace.format", {"auto", "csv", "mahimahi"}),
+                           ParseSeconds("trace.window", c.GetString("trace.window")));
+}
+
 std::string
 RateText(double bps)
 {
@@ -93,6 +141,8 @@ UnderlayConfig::UnderlayConfig(const ScenarioConfig& c, uint32_t learners, uint3
     // Every key of the chosen underlay is parsed now; files are read here too, so a bad one is
     // reported before the dataset loads.
     ReadLinkBehaviour(c, mtu);
+    TraceRoles(c);
+    ReadTrace(c);
     if (m_network == "direct")
     {
         LinkModel links(c.GetString("link.bandwidth"), c.GetString("link.latency"));
@@ -174,6 +224,26 @@ Underlay
 UnderlayConfig::Install(NodeContainer learners, const OverlayGraph& overlay, int64_t stream)
 {
     Underlay underlay = MakeHelper(overlay, learners.GetN(), stream)->Install(learners);
+    if (std::optional<RateTrace> trace = ReadTrace(m_config))
+    {
+        const std::vector<std::string> roles = TraceRoles(m_config);
+        uint32_t applied = 0;
+        for (UnderlayLink& link : underlay.links)
+        {
+            if (RoleMatches(roles, link.role))
+            {
+                RateTraceHelper().Install(DynamicCast<PointToPointNetDevice>(link.device), *trace);
+                link.bandwidthBps = trace->GetMeanRateBps();
+                link.trace = m_config.GetString("trace.file");
+                ++applied;
+            }
+        }
+        if (applied == 0)
+        {
+            throw ConfigValueError("trace.links: no link of network " + m_network + " has role "
+                                   + m_config.GetString("trace.links"));
+        }
+    }
     return underlay;
 }
 
