@@ -10,7 +10,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
-#include <regex>
 
 namespace ns3
 {
@@ -122,21 +121,88 @@ ParseRandomVariable(const std::string& key, const std::string& spec)
 namespace
 {
 
+/// "12.5e3" at the start of `text` (digits, an optional point, an optional exponent): its length.
+size_t
+NumberLength(const std::string& text, size_t start)
+{
+    size_t i = start;
+    size_t digits = 0;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+    {
+        ++i;
+        ++digits;
+    }
+    if (i < text.size() && text[i] == '.')
+    {
+        ++i;
+        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+        {
+            ++i;
+            ++digits;
+        }
+    }
+    if (digits == 0)
+    {
+        return 0;
+    }
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E'))
+    {
+        size_t j = i + 1;
+        if (j < text.size() && (text[j] == '+' || text[j] == '-'))
+        {
+            ++j;
+        }
+        size_t exponentDigits = 0;
+        while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j])))
+        {
+            ++j;
+            ++exponentDigits;
+        }
+        if (exponentDigits > 0)
+        {
+            i = j;
+        }
+    }
+    return i - start;
+}
+
+// Parsed by hand rather than with std::regex: Debian's libns3-topology-read compiles a regex
+// when it is loaded, and this program's own std::regex instantiations (from a newer
+// libstdc++) would be bound in its place and reject that pattern, aborting at start-up.
 double
 ParseWithUnit(const std::string& key,
               const std::string& text,
               const std::map<std::string, double>& units,
               const std::string& example)
 {
-    static const std::regex pattern(
-        R"(^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([A-Za-z/]+)\s*$)");
-    std::smatch m;
-    if (std::regex_match(text, m, pattern))
+    auto isSpace = [](char c)
     {
-        auto unit = units.find(m[2].str());
+        return std::isspace(static_cast<unsigned char>(c)) != 0;
+    };
+    size_t begin = 0;
+    while (begin < text.size() && isSpace(text[begin]))
+    {
+        ++begin;
+    }
+    size_t end = text.size();
+    while (end > begin && isSpace(text[end - 1]))
+    {
+        --end;
+    }
+    const std::string trimmed = text.substr(begin, end - begin);
+    const size_t numberLength = NumberLength(trimmed, 0);
+    if (numberLength > 0)
+    {
+        size_t unitStart = numberLength;
+        while (unitStart < trimmed.size() && isSpace(trimmed[unitStart]))
+        {
+            ++unitStart;
+        }
+        auto unit = units.find(trimmed.substr(unitStart));
         if (unit != units.end())
         {
-            double value = std::stod(m[1].str()) * unit->second;
+            double value
+                = std::strtod(trimmed.substr(0, numberLength).c_str(), nullptr) * unit->second;
             if (std::isfinite(value))
             {
                 return value;

@@ -73,8 +73,8 @@ ScenarioKeys()
         {"network",
          "direct",
          "underlay: direct (a dedicated link per overlay edge), access (every host behind its "
-         "own up/down access link to a core router) or regions (access networks around "
-         "regional routers joined by WAN links)"},
+         "own up/down access link to a core router), regions (access networks around "
+         "regional routers joined by WAN links) or file (routers from underlay.file)"},
         {"link.bandwidth",
          "10Mbps",
          "link bandwidth, e.g. 10Mbps, or an ns-3 random variable in Mbit/s"},
@@ -94,6 +94,24 @@ ScenarioKeys()
          "queue discipline in front of every device: none (drop-tail device queue), fq-codel, "
          "codel, pie or fifo"},
         {"link.loss", "0", "probability that a packet is lost, on every link and direction"},
+        {"underlay.file",
+         "",
+         "network = file: router-level topology file (Inet, Orbis or Rocketfuel weights)"},
+        {"underlay.format", "inet", "network = file: inet, orbis or rocketfuel"},
+        {"underlay.bandwidth", "1Gbps", "network = file: rate of every router-to-router link"},
+        {"underlay.latency", "5ms", "network = file: one-way latency of every router link"},
+        {"underlay.attach", "random", "network = file: learners attach to random routers, or file"},
+        {"underlay.attach_file", "", "CSV 'node,router' (router by its name in underlay.file)"},
+        {"cross.traffic",
+         "none",
+         "other users' traffic between routers: none, cbr (UDP at cross.rate), onoff or bulk "
+         "(TCP)"},
+        {"cross.rate", "10Mbps", "rate of each cross-traffic flow (while on)"},
+        {"cross.links",
+         "[wan, core, router]",
+         "link roles that carry one cross flow per direction"},
+        {"cross.on", "1s", "onoff cross traffic: mean on period (exponential)"},
+        {"cross.off", "1s", "onoff cross traffic: mean off period (exponential)"},
         {"trace.file",
          "",
          "rate trace for the links of trace.links: CSV 'time_s,rate' or Mahimahi (looping)"},

@@ -4,6 +4,7 @@
 #include "underlay-config.h"
 
 #include "access-model.h"
+#include "cross-traffic-helper.h"
 #include "direct-underlay-helper.h"
 #include "link-model.h"
 #include "ns3/callback.h"
@@ -14,6 +15,7 @@
 #include "rate-trace.h"
 #include "region-model.h"
 #include "routed-underlay-helper.h"
+#include "router-topology-reader.h"
 
 #include <algorithm>
 #include <fstream>
@@ -118,6 +120,49 @@ ReadTrace(const ScenarioConfig& c)
                            ParseSeconds("trace.window", c.GetString("trace.window")));
 }
 
+/// The router-level topology of network = file, its links given underlay.bandwidth/latency.
+RouterNetwork
+ReadRouterFile(const ScenarioConfig& c)
+{
+    if (c.GetString("underlay.file").empty())
+    {
+        throw ConfigValueError("network = file needs underlay.file");
+    }
+    RouterNetwork net
+        = ReadRouterTopology(c.GetString("underlay.file"),
+                             c.GetChoice("underlay.format", {"inet", "orbis", "rocketfuel"}));
+    const double bps = ParseDataRateBps("underlay.bandwidth", c.GetString("underlay.bandwidth"));
+    const double latency = ParseSeconds("underlay.latency", c.GetString("underlay.latency"));
+    for (auto& link : net.links)
+    {
+        link.bandwidthBps = bps;
+        link.latencySeconds = latency;
+    }
+    return net;
+}
+
+/// Cross traffic, or nothing when cross.traffic = none.
+std::optional<CrossTrafficHelper>
+ReadCrossTraffic(const ScenarioConfig& c)
+{
+    const std::string& kind = c.GetChoice("cross.traffic", {"none", "cbr", "onoff", "bulk"});
+    if (kind == "none")
+    {
+        return std::nullopt;
+    }
+    for (const auto& role : c.GetList("cross.links"))
+    {
+        if (role != "wan" && role != "core" && role != "router")
+        {
+            throw ConfigValueError("cross.links: '" + role + "' is not one of wan, core, router");
+        }
+    }
+    return CrossTrafficHelper(kind,
+                              ParseDataRateBps("cross.rate", c.GetString("cross.rate")),
+                              ParseSeconds("cross.on", c.GetString("cross.on")),
+                              ParseSeconds("cross.off", c.GetString("cross.off")));
+}
+
 std::string
 RateText(double bps)
 {
@@ -131,7 +176,7 @@ RateText(double bps)
 const std::vector<std::string>&
 KnownNetworks()
 {
-    static const std::vector<std::string> names = {"direct", "access", "regions"};
+    static const std::vector<std::string> names = {"direct", "access", "regions", "file"};
     return names;
 }
 
@@ -143,6 +188,7 @@ UnderlayConfig::UnderlayConfig(const ScenarioConfig& c, uint32_t learners, uint3
     ReadLinkBehaviour(c, mtu);
     TraceRoles(c);
     ReadTrace(c);
+    ReadCrossTraffic(c);
     if (m_network == "direct")
     {
         LinkModel links(c.GetString("link.bandwidth"), c.GetString("link.latency"));
@@ -159,12 +205,23 @@ UnderlayConfig::UnderlayConfig(const ScenarioConfig& c, uint32_t learners, uint3
         ParseSeconds("core.latency", c.GetString("core.latency"));
         return;
     }
-    LatencyMatrix regions = ReadRegions(c);
-    RateOrUnlimited(c, "regions.bandwidth");
-    const std::string& assign = c.GetChoice("regions.assign", {"round-robin", "random", "file"});
-    if (assign == "file")
+    if (m_network == "regions")
     {
-        AssignRegions(assign, learners, regions, nullptr, c.GetString("regions.file"));
+        LatencyMatrix regions = ReadRegions(c);
+        RateOrUnlimited(c, "regions.bandwidth");
+        const std::string& assign
+            = c.GetChoice("regions.assign", {"round-robin", "random", "file"});
+        if (assign == "file")
+        {
+            AssignRegions(assign, learners, regions, nullptr, c.GetString("regions.file"));
+        }
+        return;
+    }
+    RouterNetwork routers = ReadRouterFile(c);
+    const std::string& attach = c.GetChoice("underlay.attach", {"random", "file"});
+    if (attach == "file")
+    {
+        AttachLearners(routers, learners, attach, c.GetString("underlay.attach_file"), nullptr);
     }
 }
 
@@ -204,6 +261,18 @@ UnderlayConfig::MakeHelper(const OverlayGraph& overlay, uint32_t learners, int64
                                     RateOrUnlimited(c, "core.bandwidth"),
                                     ParseSeconds("core.latency", c.GetString("core.latency")));
     }
+    else if (m_network == "file")
+    {
+        network = ReadRouterFile(c);
+        Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+        rng->SetStream(stream + 204);
+        network.attachment = AttachLearners(network,
+                                            learners,
+                                            c.GetString("underlay.attach"),
+                                            c.GetString("underlay.attach_file"),
+                                            rng);
+        network.access = access.Draw(learners);
+    }
     else
     {
         LatencyMatrix regions = ReadRegions(c);
@@ -224,6 +293,11 @@ Underlay
 UnderlayConfig::Install(NodeContainer learners, const OverlayGraph& overlay, int64_t stream)
 {
     Underlay underlay = MakeHelper(overlay, learners.GetN(), stream)->Install(learners);
+    if (std::optional<CrossTrafficHelper> cross = ReadCrossTraffic(m_config))
+    {
+        cross->Install(underlay, m_config.GetList("cross.links"));
+        cross->AssignStreams(stream + 300);
+    }
     if (std::optional<RateTrace> trace = ReadTrace(m_config))
     {
         const std::vector<std::string> roles = TraceRoles(m_config);

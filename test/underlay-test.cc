@@ -2,18 +2,22 @@
  * dlsim: the shared underlays against arithmetic: uplinks shared by a host's messages, fair
  * shares, asymmetric access, loss, and the direct network's results kept byte for byte.
  */
+#include "cross-traffic-helper.h"
 #include "direct-underlay-helper.h"
 #include "learner-application.h"
 #include "learner-helper.h"
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 #include "routed-underlay-helper.h"
+#include "router-topology-reader.h"
 #include "run-command.h"
 #include "synthetic-dataset.h"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <functional>
 #include <gtest/gtest.h>
 #include <iostream>
 #include <map>
@@ -34,6 +38,17 @@ struct Transfer
 using Transfers = std::map<std::pair<uint32_t, uint32_t>, Transfer>; // (sender, receiver)
 
 Transfers* g_transfers = nullptr;
+uint32_t g_learnersLeft = 0;
+
+/// Cross traffic never ends by itself: stop the simulation once every learner is done.
+void
+OnRoundCompleted(const RoundReport& /* report */)
+{
+    if (--g_learnersLeft == 0)
+    {
+        Simulator::Stop();
+    }
+}
 
 void
 OnSent(const MessageReport& r)
@@ -62,7 +77,9 @@ struct RoundResult
  * MLP (a message of about 814 kB), 10 ms of compute, over the underlay the helper builds.
  */
 RoundResult
-RunOneRound(const OverlayGraph& overlay, UnderlayHelper& helper)
+RunOneRound(const OverlayGraph& overlay,
+            UnderlayHelper& helper,
+            const std::function<void(const Underlay&)>& extra = nullptr)
 {
     RngSeedManager::SetSeed(5);
     UseSingleThreadedTorch();
@@ -70,6 +87,10 @@ RunOneRound(const OverlayGraph& overlay, UnderlayHelper& helper)
     NodeContainer nodes;
     nodes.Create(n);
     Underlay underlay = helper.Install(nodes);
+    if (extra)
+    {
+        extra(underlay);
+    }
 
     SyntheticSpec spec;
     spec.trainSamples = 40 * n;
@@ -97,9 +118,15 @@ RunOneRound(const OverlayGraph& overlay, UnderlayHelper& helper)
     {
         apps.Get(i)->TraceConnectWithoutContext("MessageSent", MakeCallback(&OnSent));
         apps.Get(i)->TraceConnectWithoutContext("MessageReceived", MakeCallback(&OnReceived));
+        apps.Get(i)->TraceConnectWithoutContext("RoundCompleted", MakeCallback(&OnRoundCompleted));
     }
+    g_learnersLeft = n;
     Simulator::Run();
-    result.end = Simulator::Now().GetSeconds();
+    result.end = 0;
+    for (const auto& [pair, t] : result.transfers)
+    {
+        result.end = std::max(result.end, t.received);
+    }
     for (uint32_t i = 0; i < n; ++i)
     {
         auto app = DynamicCast<LearnerApplication>(apps.Get(i));
@@ -287,6 +314,111 @@ TEST(Underlay, ALossyNetworkDeliversEveryMessageIntactButLater)
         EXPECT_EQ(a.models[i], b.models[i]) << "learner " << i << " aggregated other bytes";
     }
     EXPECT_GT(b.end, a.end);
+}
+
+// Two regions: a message between them takes its transfer time plus the WAN link's latency
+// from the matrix, on top of what the same message takes inside one region.
+TEST(Underlay, RegionsAddTheWanLatencyOfTheMatrix)
+{
+    const LatencyMatrix world = BuiltinRegionLatencies();
+    OverlayGraph pair(2, false);
+    pair.AddEdge(0, 1);
+    const auto access = SameAccess(2, 10e6, 50e6, 0.001);
+    // us-east (0) and ap-singapore (3), then both in us-east.
+    RoutedUnderlayHelper apart(MakeRegionNetwork(access, {0, 3}, world, 0));
+    RoutedUnderlayHelper together(MakeRegionNetwork(access, {0, 0}, world, 0));
+    RoundResult far = RunOneRound(pair, apart);
+    RoundResult near = RunOneRound(pair, together);
+    const Transfer& tf = far.transfers.at({0, 1});
+    const Transfer& tn = near.transfers.at({0, 1});
+    const double wan = world.seconds[0][3];
+    const double farTime = tf.received - tf.sent;
+    const double nearTime = tn.received - tn.sent;
+    std::cout << "us-east to ap-singapore: " << farTime << " s; inside us-east: " << nearTime
+              << " s; WAN one-way latency " << wan << " s" << std::endl;
+    EXPECT_NEAR(wan, 0.10835, 1e-9);
+    EXPECT_GE(farTime, WireBytes(tf.bytes) * 8 / 10e6 + 0.002 + wan);
+    EXPECT_GE(farTime - nearTime, wan);
+}
+
+// Constant-rate UDP cross traffic of rate X on a WAN link of capacity C leaves the learners at
+// most C - X: a transfer across it takes at least M x 8 / (C - X).
+TEST(Underlay, CrossTrafficTakesItsShareOfTheWan)
+{
+    const LatencyMatrix world = FirstRegions(BuiltinRegionLatencies(), 2);
+    OverlayGraph pair(2, false);
+    pair.AddEdge(0, 1);
+    const auto access = SameAccess(2, 100e6, 100e6, 0.001);
+    const double wanBps = 10e6;
+    const double crossBps = 5e6;
+    RoutedUnderlayHelper clean(MakeRegionNetwork(access, {0, 1}, world, wanBps));
+    RoutedUnderlayHelper busy(MakeRegionNetwork(access, {0, 1}, world, wanBps));
+    RoundResult a = RunOneRound(pair, clean);
+    RoundResult b = RunOneRound(pair,
+                                busy,
+                                [crossBps](const Underlay& u)
+                                {
+                                    CrossTrafficHelper cross("cbr", crossBps, 1, 1);
+                                    cross.Install(u, {"wan"});
+                                    cross.AssignStreams(50);
+                                });
+    const Transfer& ta = a.transfers.at({0, 1});
+    const Transfer& tb = b.transfers.at({0, 1});
+    const double leftOver = WireBytes(tb.bytes) * 8 / (wanBps - crossBps);
+    std::cout << "transfer over a " << wanBps / 1e6 << " Mbit/s WAN: " << ta.received - ta.sent
+              << " s alone, " << tb.received - tb.sent << " s next to " << crossBps / 1e6
+              << " Mbit/s of UDP (at least " << leftOver << " s)" << std::endl;
+    EXPECT_GE(ta.received - ta.sent, WireBytes(ta.bytes) * 8 / wanBps);
+    EXPECT_GE(tb.received - tb.sent, leftOver);
+}
+
+// A router-level topology read with ns-3's topology readers: the same network from its Inet
+// and its Orbis file, and clear errors for files ns-3 would read only in part.
+TEST(Underlay, RouterTopologyFilesAreReadWhole)
+{
+    const std::string dir = std::string(DLSIM_SOURCE_DIR) + "/scenarios/underlays/";
+    RouterNetwork inet = ReadRouterTopology(dir + "small-isp.inet", "inet");
+    RouterNetwork orbis = ReadRouterTopology(dir + "small-isp.orbis", "orbis");
+    EXPECT_EQ(inet.routers.size(), 8u);
+    EXPECT_EQ(inet.links.size(), 10u);
+    EXPECT_EQ(inet.routers, orbis.routers);
+    ASSERT_EQ(inet.links.size(), orbis.links.size());
+
+    auto write = [](const std::string& name, const std::string& text)
+    {
+        std::string path = (std::filesystem::temp_directory_path()
+                            / ("dlsim-" + std::to_string(::getpid()) + name))
+                               .string();
+        std::ofstream(path) << text;
+        return path;
+    };
+    auto error = [](const std::string& path, const std::string& format)
+    {
+        try
+        {
+            ReadRouterTopology(path, format);
+        }
+        catch (const std::exception& e)
+        {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    std::string cut = write("cut.inet", "3 2\n0 0 0\n1 0 0\n2 0 0\n0 1 1\n");
+    EXPECT_NE(error(cut, "inet").find("announces 3 nodes and 2 links"), std::string::npos)
+        << error(cut, "inet");
+    std::string apart = write("apart.orbis", "0 1\n2 3\n");
+    EXPECT_NE(error(apart, "orbis").find("not connected"), std::string::npos)
+        << error(apart, "orbis");
+    std::string odd = write("odd.orbis", "0 1\n1 2 3\n");
+    EXPECT_NE(error(odd, "orbis").find(":2: expected 'FROM TO'"), std::string::npos)
+        << error(odd, "orbis");
+    EXPECT_NE(error("/nonexistent.inet", "inet").find("cannot open /nonexistent.inet"),
+              std::string::npos);
+    for (const auto& p : {cut, apart, odd})
+    {
+        std::filesystem::remove(p);
+    }
 }
 
 // The direct network with the queue it always had (100000 packets) reproduces, byte for byte,

@@ -1,0 +1,151 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "cross-traffic-helper.h"
+
+#include "ns3/bulk-send-helper.h"
+#include "ns3/channel.h"
+#include "ns3/data-rate.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4.h"
+#include "ns3/log.h"
+#include "ns3/on-off-helper.h"
+#include "ns3/onoff-application.h"
+#include "ns3/packet-sink-helper.h"
+#include "ns3/string.h"
+#include "ns3/tcp-socket-factory.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+#include "random-variable-spec.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("DlsimCrossTrafficHelper");
+
+namespace
+{
+
+constexpr uint16_t kCrossPort = 9;
+
+/// The address of `device`'s interface.
+Ipv4Address
+AddressOf(Ptr<NetDevice> device)
+{
+    Ptr<Ipv4> ipv4 = device->GetNode()->GetObject<Ipv4>();
+    int32_t interface = ipv4->GetInterfaceForDevice(device);
+    return ipv4->GetAddress(static_cast<uint32_t>(interface), 0).GetLocal();
+}
+
+/// The device at the other end of a point-to-point link.
+Ptr<NetDevice>
+PeerOf(Ptr<NetDevice> device)
+{
+    Ptr<Channel> channel = device->GetChannel();
+    return channel->GetDevice(0) == device ? channel->GetDevice(1) : channel->GetDevice(0);
+}
+
+} // namespace
+
+CrossTrafficHelper::CrossTrafficHelper(const std::string& kind,
+                                       double rateBps,
+                                       double onSeconds,
+                                       double offSeconds)
+    : m_kind(kind), m_rateBps(rateBps), m_onSeconds(onSeconds), m_offSeconds(offSeconds)
+{
+    if (kind != "cbr" && kind != "onoff" && kind != "bulk")
+    {
+        throw ConfigValueError("cross.traffic: '" + kind
+                               + "' is not one of none, cbr, onoff, bulk");
+    }
+    if (kind != "bulk" && !(rateBps > 0))
+    {
+        throw ConfigValueError("cross.rate: must be positive");
+    }
+    if (kind == "onoff" && !(onSeconds > 0 && offSeconds > 0))
+    {
+        throw ConfigValueError("cross.on and cross.off: must be positive for onoff traffic");
+    }
+}
+
+ApplicationContainer
+CrossTrafficHelper::Install(const Underlay& underlay, const std::vector<std::string>& roles)
+{
+    ApplicationContainer apps;
+    std::vector<Ptr<Node>> sinks;
+    for (const UnderlayLink& link : underlay.links)
+    {
+        if (std::find(roles.begin(), roles.end(), link.role) == roles.end())
+        {
+            continue;
+        }
+        Ptr<NetDevice> receiver = PeerOf(link.device);
+        InetSocketAddress destination(AddressOf(receiver), kCrossPort);
+        const bool tcp = m_kind == "bulk";
+        if (std::find(sinks.begin(), sinks.end(), receiver->GetNode()) == sinks.end())
+        {
+            for (const char* factory : {"ns3::UdpSocketFactory", "ns3::TcpSocketFactory"})
+            {
+                PacketSinkHelper sink(factory,
+                                      InetSocketAddress(Ipv4Address::GetAny(), kCrossPort));
+                apps.Add(sink.Install(receiver->GetNode()));
+            }
+            sinks.push_back(receiver->GetNode());
+        }
+        ApplicationContainer source;
+        if (tcp)
+        {
+            BulkSendHelper bulk("ns3::TcpSocketFactory", destination);
+            bulk.SetAttribute("MaxBytes", UintegerValue(0));
+            source = bulk.Install(link.device->GetNode());
+        }
+        else
+        {
+            OnOffHelper onoff("ns3::UdpSocketFactory", destination);
+            onoff.SetConstantRate(DataRate(static_cast<uint64_t>(m_rateBps + 0.5)), 1448);
+            if (m_kind == "onoff")
+            {
+                onoff.SetAttribute("OnTime",
+                                   StringValue("ns3::ExponentialRandomVariable[Mean="
+                                               + std::to_string(m_onSeconds) + "]"));
+                onoff.SetAttribute("OffTime",
+                                   StringValue("ns3::ExponentialRandomVariable[Mean="
+                                               + std::to_string(m_offSeconds) + "]"));
+            }
+            source = onoff.Install(link.device->GetNode());
+        }
+        m_sources.Add(source);
+        apps.Add(source);
+        NS_LOG_INFO("cross traffic " << m_kind << " " << link.from << " -> " << link.to);
+    }
+    if (m_sources.GetN() == 0)
+    {
+        std::string list;
+        for (const auto& r : roles)
+        {
+            list += (list.empty() ? "" : ", ") + r;
+        }
+        throw ConfigValueError("cross.links: the network has no link of role " + list
+                               + " to carry cross traffic");
+    }
+    apps.Start(Seconds(0));
+    return apps;
+}
+
+int64_t
+CrossTrafficHelper::AssignStreams(int64_t stream)
+{
+    int64_t used = 0;
+    for (uint32_t i = 0; i < m_sources.GetN(); ++i)
+    {
+        if (Ptr<OnOffApplication> onoff = DynamicCast<OnOffApplication>(m_sources.Get(i)))
+        {
+            used += onoff->AssignStreams(stream + used);
+        }
+    }
+    return used;
+}
+
+} // namespace ns3

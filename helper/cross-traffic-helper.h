@@ -1,0 +1,53 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * Other users' traffic on the links between routers, competing with the learners'.
+ */
+#ifndef DLSIM_CROSS_TRAFFIC_HELPER_H
+#define DLSIM_CROSS_TRAFFIC_HELPER_H
+
+#include "ns3/application-container.h"
+#include "underlay.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * Installs one flow per selected link direction, from the router at its sending end to the
+ * router at its receiving end, starting at time 0 and running until the simulation stops:
+ *  - "cbr": UDP at a constant `rate` (ns-3's OnOffApplication, always on);
+ *  - "onoff": UDP at `rate` while on, with exponentially distributed on and off periods of
+ *    the given means (so the mean load is rate x on / (on + off));
+ *  - "bulk": a TCP transfer that never ends (BulkSendApplication), taking whatever share TCP
+ *    gives it.
+ * UDP packets are 1448 bytes. Sinks are PacketSinks on port 9.
+ */
+class CrossTrafficHelper
+{
+  public:
+    /// Throws ConfigValueError naming cross.traffic on an unknown kind.
+    CrossTrafficHelper(const std::string& kind,
+                       double rateBps,
+                       double onSeconds,
+                       double offSeconds);
+
+    /// Flows on every link direction of `underlay` whose role is in `roles`; returns the apps.
+    ApplicationContainer Install(const Underlay& underlay, const std::vector<std::string>& roles);
+
+    /// Fix the random streams of the on/off periods; returns the number of streams used.
+    int64_t AssignStreams(int64_t stream);
+
+  private:
+    std::string m_kind;
+    double m_rateBps;
+    double m_onSeconds;
+    double m_offSeconds;
+    ApplicationContainer m_sources;
+};
+
+} // namespace ns3
+
+#endif // DLSIM_CROSS_TRAFFIC_HELPER_H

@@ -1,0 +1,37 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * Router-level topologies from files, read with ns-3's topology-read module.
+ */
+#ifndef DLSIM_ROUTER_TOPOLOGY_READER_H
+#define DLSIM_ROUTER_TOPOLOGY_READER_H
+
+#include "routed-underlay-helper.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * Read a router-level topology (format "inet", "orbis" or "rocketfuel": Rocketfuel's weights
+ * files) with ns-3's topology readers: the routers (named as in the file) and the links between
+ * them (role "router", no rates yet: the caller sets them). ns-3's readers stop quietly at the
+ * first line they do not understand, so the file is also counted here and any line the reader
+ * skipped is an error, as are an empty topology, a link from a router to itself and a topology
+ * that falls apart in pieces (its routers could not all reach each other). Errors name the key
+ * underlay.file and the file.
+ */
+RouterNetwork ReadRouterTopology(const std::string& path, const std::string& format);
+
+/// Which router each learner attaches to: "random" (uniform, from `rng`) or a CSV file
+/// "node,router" (router by its name in the topology file), every learner once.
+std::vector<uint32_t> AttachLearners(const RouterNetwork& network,
+                                     uint32_t learners,
+                                     const std::string& mode,
+                                     const std::string& file,
+                                     Ptr<UniformRandomVariable> rng);
+
+} // namespace ns3
+
+#endif // DLSIM_ROUTER_TOPOLOGY_READER_H
