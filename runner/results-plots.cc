@@ -241,12 +241,20 @@ SweptNumber(const std::string& key, const std::string& value, std::string& unit)
 {
     try
     {
-        if (key == "link.bandwidth")
+        static const std::set<std::string> rateKeys = {"link.bandwidth",
+                                                       "access.up",
+                                                       "access.down",
+                                                       "core.bandwidth",
+                                                       "regions.bandwidth",
+                                                       "underlay.bandwidth",
+                                                       "cross.rate"};
+        if (rateKeys.count(key) && !IsRandomVariableSpec(value))
         {
             unit = "Mbit/s";
             return ParseDataRateBps(key, value) / 1e6;
         }
-        if (key == "link.latency")
+        if (key.size() > 8 && key.compare(key.size() - 8, 8, ".latency") == 0
+            && !IsRandomVariableSpec(value))
         {
             unit = "ms";
             return ParseSeconds(key, value) * 1e3;

@@ -163,6 +163,57 @@ ReadCrossTraffic(const ScenarioConfig& c)
                               ParseSeconds("cross.off", c.GetString("cross.off")));
 }
 
+/// The link roles the chosen network will have, known before it is built.
+std::vector<std::string>
+RolesOf(const ScenarioConfig& c, const std::string& network)
+{
+    if (network == "direct")
+    {
+        return {"direct"};
+    }
+    std::vector<std::string> roles = {"up", "down"};
+    if (network == "access" && (c.GetString("core.bandwidth") != "unlimited"
+                                || ParseSeconds("core.latency", c.GetString("core.latency")) > 0))
+    {
+        roles.push_back("core");
+    }
+    if (network == "regions")
+    {
+        roles.push_back("wan");
+    }
+    if (network == "file")
+    {
+        roles.push_back("router");
+    }
+    return roles;
+}
+
+/// Throws unless one of `wanted` (or "all") is among `roles`.
+void
+CheckRolesExist(const std::string& key,
+                const std::vector<std::string>& wanted,
+                const std::vector<std::string>& roles,
+                const std::string& network)
+{
+    for (const auto& w : wanted)
+    {
+        for (const auto& r : roles)
+        {
+            if (w == "all" || w == r || (w == "access" && (r == "up" || r == "down")))
+            {
+                return;
+            }
+        }
+    }
+    std::string have;
+    for (const auto& r : roles)
+    {
+        have += (have.empty() ? "" : ", ") + r;
+    }
+    throw ConfigValueError(key + ": network " + network + " has no such links (it has: " + have
+                           + ")");
+}
+
 std::string
 RateText(double bps)
 {
@@ -187,8 +238,14 @@ UnderlayConfig::UnderlayConfig(const ScenarioConfig& c, uint32_t learners, uint3
     // reported before the dataset loads.
     ReadLinkBehaviour(c, mtu);
     TraceRoles(c);
-    ReadTrace(c);
-    ReadCrossTraffic(c);
+    if (ReadTrace(c))
+    {
+        CheckRolesExist("trace.links", TraceRoles(c), RolesOf(c, m_network), m_network);
+    }
+    if (ReadCrossTraffic(c))
+    {
+        CheckRolesExist("cross.links", c.GetList("cross.links"), RolesOf(c, m_network), m_network);
+    }
     if (m_network == "direct")
     {
         LinkModel links(c.GetString("link.bandwidth"), c.GetString("link.latency"));

@@ -417,6 +417,23 @@ TEST(Simulation, BadInputIsRejectedWithTheKeyAndANonZeroExit)
              {"--topology=directed-ring", "directed"},
              {"--dataset.path=/nonexistent", "dataset-fashion-mnist"},
              {"/nonexistent/scenario.ini", "/nonexistent/scenario.ini"},
+             {"--network=mesh", "network"},
+             {"--link.queue=0p", "link.queue"},
+             {"--link.queue=10x", "link.queue"},
+             {"--link.queue_disc=red", "link.queue_disc"},
+             {"--link.loss=1.5", "link.loss"},
+             {"--network=access --access.up=fast", "access.up"},
+             {"--network=access --access.file=/nonexistent.csv", "access.file"},
+             {"--network=access --core.bandwidth=zero", "core.bandwidth"},
+             {"--network=regions --regions.count=9", "regions.count"},
+             {"--network=regions --regions.latency=/nonexistent.csv", "regions.latency"},
+             {"--network=file", "underlay.file"},
+             {"--network=file --underlay.file=/nonexistent.inet", "/nonexistent.inet"},
+             {"--network=access --trace.file=/nonexistent.csv", "/nonexistent.csv"},
+             {"--network=direct --trace.file=" DLSIM_SOURCE_DIR "/scenarios/traces/uplink-steps.csv",
+              "trace.links"},
+             {"--cross.traffic=flood", "cross.traffic"},
+             {"--network=direct --cross.traffic=cbr", "cross.links"},
          })
     {
         int status = 0;

@@ -1,7 +1,7 @@
 /*
  * dlsim: an ns-3 module for decentralized learning.
  *
- * Tuning of CHOCO-SGD's consensus step size gamma (see shared/specs/algorithms.md, "CHOCO-SGD").
+ * Tuning of CHOCO-SGD's consensus step size gamma (the module documentation, "CHOCO-SGD").
  * As in the reference code (epfml/ChocoSGD, dl_code/pcode/tools/tune_consensus_stepsize.py),
  * gamma is chosen by running compressed gossip (CHOCO-GOSSIP, Koloskova et al. ICML 2019,
  * Algorithm 1 without gradients) on random vectors for every gamma of a log grid and keeping the

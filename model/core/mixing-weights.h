@@ -1,7 +1,7 @@
 /*
  * dlsim: an ns-3 module for decentralized learning.
  *
- * Gossip mixing weights (see shared/specs/algorithms.md, "Mixing weights").
+ * Gossip mixing weights (the module documentation, "Mixing weights").
  */
 #ifndef DLSIM_MIXING_WEIGHTS_H
 #define DLSIM_MIXING_WEIGHTS_H

@@ -36,7 +36,7 @@ struct PartialModelOptions
 };
 
 /**
- * Per round (see shared/specs/algorithms.md, "Partial-model family"): compute T(x̃) of the
+ * Per round (the module documentation, "Algorithms"): compute T(x̃) of the
  * trained model, choose the shared set, send the node's own coefficients there. A receiver
  * fills the coefficients a neighbour did not send with its own, averages with
  * Metropolis-Hastings weights in the transform domain and inverts T.
