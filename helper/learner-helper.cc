@@ -160,8 +160,12 @@ LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
         }
         // Extra communication-only rounds (SCSP) come after the training rounds.
         app->SetAttribute("Rounds", UintegerValue(rounds.Get() + algorithm->ExtraRounds()));
+        // A partition smaller than the batch gives smaller batches (all of its samples): charge
+        // what is really computed.
+        const auto batch
+            = static_cast<uint32_t>(std::min<size_t>(m_training.batchSize, m_partition[i].size()));
         Time computeTime = m_computeTime.NextNodeRoundTime(
-            learner->TrainFlopsPerSample(), m_training.batchSize, m_training.localSteps);
+            learner->TrainFlopsPerSample(), batch, m_training.localSteps);
 
         app->SetAttribute("LearnerId", UintegerValue(i));
         app->SetAttribute("Seed", UintegerValue(m_seed));

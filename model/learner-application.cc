@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <ctime>
 #include <limits>
+#include <sstream>
 
 namespace ns3
 {
@@ -93,6 +94,13 @@ LearnerApplication::GetTypeId()
                             UintegerValue(10),
                             MakeUintegerAccessor(&LearnerApplication::m_initialCwnd),
                             MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("TcpMinRto",
+                            "TCP's minimum retransmission timeout. 200 ms is Linux's; ns-3's own "
+                            "default (RFC 6298's 1 s) makes every timeout after a burst loss cost "
+                            "a full second.",
+                            TimeValue(MilliSeconds(200)),
+                            MakeTimeAccessor(&LearnerApplication::m_minRto),
+                            MakeTimeChecker(MilliSeconds(1)))
               .AddAttribute("MaxPayloadBytes",
                             "Largest payload a received header may announce; larger is an error.",
                             UintegerValue(uint64_t(1) << 32),
@@ -110,6 +118,11 @@ LearnerApplication::GetTypeId()
                               "A message from an in-neighbour was fully received.",
                               MakeTraceSourceAccessor(&LearnerApplication::m_messageReceivedTrace),
                               "ns3::LearnerApplication::MessageCallback")
+              .AddTraceSource("Failed",
+                              "The learner cannot go on (a connection failed, or bytes arrived "
+                              "that are not a valid message); the message says why.",
+                              MakeTraceSourceAccessor(&LearnerApplication::m_failedTrace),
+                              "ns3::LearnerApplication::FailedCallback")
               .AddTraceSource("Evaluated",
                               "The model was evaluated on the test set.",
                               MakeTraceSourceAccessor(&LearnerApplication::m_evaluatedTrace),
@@ -215,6 +228,7 @@ LearnerApplication::CreateTcpSocket()
     socket->SetAttribute("SndBufSize", UintegerValue(m_socketBufferSize));
     socket->SetAttribute("RcvBufSize", UintegerValue(m_socketBufferSize));
     socket->SetAttribute("InitialCwnd", UintegerValue(m_initialCwnd));
+    socket->SetAttribute("MinRto", TimeValue(m_minRto));
     return socket;
 }
 
@@ -235,7 +249,8 @@ LearnerApplication::StartApplication()
     if (m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0
         || m_listener->Listen() != 0)
     {
-        NS_FATAL_ERROR("learner " << m_learnerId << " cannot listen on port " << m_port);
+        Fail("cannot listen on TCP port " + std::to_string(m_port));
+        return;
     }
     m_listener->SetAcceptCallback(MakeCallback(&LearnerApplication::AcceptRequest, this),
                                   MakeCallback(&LearnerApplication::NewConnection, this));
@@ -260,6 +275,9 @@ LearnerApplication::StartApplication()
             MakeCallback(&LearnerApplication::ConnectionFailed, this));
         connection.socket->SetSendCallback(
             MakeCallback(&LearnerApplication::HandleSendSpace, this));
+        connection.socket->SetCloseCallbacks(
+            MakeCallback(&LearnerApplication::HandlePeerClose, this),
+            MakeCallback(&LearnerApplication::HandleConnectionError, this));
         connection.socket->Connect(InetSocketAddress(peer.address, m_port));
         m_out.push_back(connection);
     }
@@ -313,8 +331,10 @@ void
 LearnerApplication::ConnectionFailed(Ptr<Socket> socket)
 {
     OutConnection& connection = FindConnection(socket);
-    NS_FATAL_ERROR("learner " << m_learnerId << " could not connect to learner "
-                              << connection.peer.id << " at " << connection.peer.address);
+    std::ostringstream address;
+    address << connection.peer.address;
+    Fail("could not connect to learner " + std::to_string(connection.peer.id) + " at "
+         + address.str() + " (no route, or TCP gave up on the connection request)");
 }
 
 bool
@@ -328,6 +348,8 @@ LearnerApplication::NewConnection(Ptr<Socket> socket, const Address& /* from */)
 {
     m_in.emplace(socket, MessageReassembler(m_maxPayloadBytes));
     socket->SetRecvCallback(MakeCallback(&LearnerApplication::HandleRead, this));
+    socket->SetCloseCallbacks(MakeCallback(&LearnerApplication::HandlePeerClose, this),
+                              MakeCallback(&LearnerApplication::HandleConnectionError, this));
 }
 
 void
@@ -384,8 +406,16 @@ LearnerApplication::HandleRead(Ptr<Socket> socket)
         }
         buffer.resize(packet->GetSize());
         packet->CopyData(buffer.data(), buffer.size());
-        reassembler.Feed(buffer.data(), buffer.size());
-        while (reassembler.HasMessage())
+        try
+        {
+            reassembler.Feed(buffer.data(), buffer.size());
+        }
+        catch (const std::exception& e)
+        {
+            Fail(std::string("received bytes that are not a message: ") + e.what());
+            return;
+        }
+        while (reassembler.HasMessage() && !m_failed)
         {
             DeliverMessage(reassembler.Pop());
         }
@@ -398,15 +428,16 @@ LearnerApplication::DeliverMessage(Message message)
     const MessageHeader& h = message.header;
     if (h.round < m_round || h.round > m_rounds)
     {
-        NS_FATAL_ERROR("learner " << m_learnerId << " in round " << m_round
-                                  << " got a message of round " << h.round << " from " << h.sender);
+        Fail("in round " + std::to_string(m_round) + " got a message of round "
+             + std::to_string(h.round) + " from learner " + std::to_string(h.sender));
+        return;
     }
     const auto& in = PhaseOf(h.round).in;
     if (!std::binary_search(in.begin(), in.end(), h.sender))
     {
-        NS_FATAL_ERROR("learner " << m_learnerId << " got a message of round " << h.round
-                                  << " from " << h.sender
-                                  << ", which is not an in-neighbour in that round");
+        Fail("got a message of round " + std::to_string(h.round) + " from learner "
+             + std::to_string(h.sender) + ", which is not an in-neighbour in that round");
+        return;
     }
     MessageReport report;
     report.sender = h.sender;
@@ -418,10 +449,71 @@ LearnerApplication::DeliverMessage(Message message)
     auto& slot = m_inbox[h.round];
     if (!slot.emplace(h.sender, std::move(message)).second)
     {
-        NS_FATAL_ERROR("learner " << m_learnerId << " got two messages of round " << h.round
-                                  << " from " << h.sender);
+        Fail("got two messages of round " + std::to_string(h.round) + " from learner "
+             + std::to_string(h.sender));
+        return;
     }
     TryAggregate();
+}
+
+void
+LearnerApplication::HandlePeerClose(Ptr<Socket> socket)
+{
+    if (!m_finished)
+    {
+        Fail("a neighbour closed its connection " + DescribeSocket(socket)
+             + " before the run ended");
+    }
+}
+
+void
+LearnerApplication::HandleConnectionError(Ptr<Socket> socket)
+{
+    Fail("lost its connection " + DescribeSocket(socket)
+         + ": TCP gave up (too many retransmissions, or the peer reset it)");
+}
+
+std::string
+LearnerApplication::DescribeSocket(Ptr<Socket> socket) const
+{
+    for (const auto& connection : m_out)
+    {
+        if (connection.socket == socket)
+        {
+            return "to learner " + std::to_string(connection.peer.id);
+        }
+    }
+    Address peer;
+    std::ostringstream text;
+    if (socket->GetPeerName(peer) == 0 && InetSocketAddress::IsMatchingType(peer))
+    {
+        text << "from " << InetSocketAddress::ConvertFrom(peer).GetIpv4();
+    }
+    else
+    {
+        text << "from a neighbour";
+    }
+    return text.str();
+}
+
+void
+LearnerApplication::Fail(const std::string& reason)
+{
+    if (m_failed)
+    {
+        return;
+    }
+    m_failed = true;
+    const std::string message = "learner " + std::to_string(m_learnerId) + " " + reason;
+    NS_LOG_ERROR(message);
+    Simulator::Cancel(m_trainingEvent);
+    m_failedTrace(message);
+}
+
+bool
+LearnerApplication::HasFailed() const
+{
+    return m_failed;
 }
 
 void
@@ -493,7 +585,7 @@ LearnerApplication::FinishTraining(double trainLoss, Time computeTime)
 void
 LearnerApplication::TryAggregate()
 {
-    if (!m_trained || m_finished)
+    if (!m_trained || m_finished || m_failed)
     {
         return;
     }
@@ -516,7 +608,16 @@ LearnerApplication::TryAggregate()
             received.push_back(r);
         }
     }
-    std::vector<float> next = m_algorithm->Aggregate(InfoOf(m_round), m_trainedModel, received);
+    std::vector<float> next;
+    try
+    {
+        next = m_algorithm->Aggregate(InfoOf(m_round), m_trainedModel, received);
+    }
+    catch (const std::exception& e)
+    {
+        Fail("cannot decode the payloads of round " + std::to_string(m_round) + ": " + e.what());
+        return;
+    }
     m_learner->SetParameters(next);
     if (slot != m_inbox.end())
     {

@@ -80,6 +80,8 @@ class LearnerApplication : public Application
     typedef void (*MessageCallback)(const MessageReport& report);
     /// Signature of the Evaluated trace source.
     typedef void (*EvaluatedCallback)(const EvalReport& report);
+    /// Signature of the Failed trace source: why the learner cannot go on.
+    typedef void (*FailedCallback)(const std::string& message);
 
     LearnerApplication();
     ~LearnerApplication() override;
@@ -112,6 +114,8 @@ class LearnerApplication : public Application
     /// Rounds completed so far.
     uint32_t GetCompletedRounds() const;
     bool IsFinished() const;
+    /// Whether the learner stopped on an error (reported through the Failed trace source).
+    bool HasFailed() const;
 
   protected:
     void DoDispose() override;
@@ -137,6 +141,11 @@ class LearnerApplication : public Application
     void NewConnection(Ptr<Socket> socket, const Address& from);
     void HandleRead(Ptr<Socket> socket);
     void HandleSendSpace(Ptr<Socket> socket, uint32_t available);
+    void HandlePeerClose(Ptr<Socket> socket);
+    void HandleConnectionError(Ptr<Socket> socket);
+    std::string DescribeSocket(Ptr<Socket> socket) const;
+    /// Stop this learner and report `reason` (prefixed with the learner's id) through Failed.
+    void Fail(const std::string& reason);
     void PushBytes(OutConnection& connection);
     OutConnection& FindConnection(Ptr<Socket> socket);
     const PeerSet& PhaseOf(uint32_t round) const;
@@ -161,6 +170,7 @@ class LearnerApplication : public Application
     uint32_t m_segmentSize;
     uint32_t m_socketBufferSize;
     uint32_t m_initialCwnd;
+    Time m_minRto;
     uint64_t m_maxPayloadBytes;
 
     // Learning state
@@ -172,6 +182,7 @@ class LearnerApplication : public Application
     uint32_t m_round = 0; ///< the round in progress, from 1
     bool m_trained = false;
     bool m_finished = false;
+    bool m_failed = false;
     std::vector<float> m_trainedModel;
     double m_trainLoss = 0.0;
     Time m_roundComputeTime;
@@ -194,6 +205,7 @@ class LearnerApplication : public Application
     TracedCallback<const MessageReport&> m_messageSentTrace;
     TracedCallback<const MessageReport&> m_messageReceivedTrace;
     TracedCallback<const EvalReport&> m_evaluatedTrace;
+    TracedCallback<const std::string&> m_failedTrace;
 };
 
 } // namespace ns3

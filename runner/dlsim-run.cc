@@ -5,7 +5,9 @@
  * Runs a scenario and writes its run directory; a scenario with grid axes runs every point,
  * N at a time in separate processes, skipping points already complete.
  */
+#include "result-files.h"
 #include "results-plots.h"
+#include "run-folder.h"
 #include "scenario-grid.h"
 #include "scenario-runner.h"
 
@@ -21,6 +23,7 @@
 #include <map>
 #include <spawn.h>
 #include <sstream>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,6 +36,58 @@ namespace
 
 /// Render figures at the end of a run (off with --no-plot, and in grid children).
 bool g_plot = true;
+
+/// --overwrite: replace complete results of another configuration.
+bool g_overwrite = false;
+
+/// A single run stopped by a signal or an abort releases its folder's lock on the way out.
+extern "C" void
+LeaveOnSignal(int signal)
+{
+    RunFolderLock::ReleaseFromSignalHandler();
+    if (signal == SIGABRT)
+    {
+        static const char message[]
+            = "dlsim: error: aborted by a failed check in ns-3 or a library (see above)\n";
+        ssize_t ignored = ::write(STDERR_FILENO, message, sizeof message - 1);
+        (void) ignored;
+        ::_exit(1);
+    }
+    ::_exit(128 + signal);
+}
+
+void
+InstallFailureHandlers()
+{
+    std::signal(SIGINT, LeaveOnSignal);
+    std::signal(SIGTERM, LeaveOnSignal);
+    std::signal(SIGHUP, LeaveOnSignal);
+    std::signal(SIGABRT, LeaveOnSignal);
+    // A file size limit (or a full quota) then fails the write with an error we report,
+    // instead of killing the process.
+    std::signal(SIGXFSZ, SIG_IGN);
+    // A grid point dies with its grid, even one killed with SIGKILL.
+    if (const char* parent = std::getenv("DLSIM_GRID_PARENT"))
+    {
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (std::to_string(::getppid()) != parent)
+        {
+            ::_exit(1); // the grid was already gone
+        }
+    }
+}
+
+/// Create a folder, or say why not (e.g. permission denied).
+void
+CreateFolder(const std::string& folder)
+{
+    std::error_code error;
+    std::filesystem::create_directories(folder, error);
+    if (error)
+    {
+        throw ResultFileError("cannot create " + folder + ": " + error.message());
+    }
+}
 
 /// The grid's running children, for the signal handler (fixed storage: async-signal-safe).
 constexpr size_t kMaxJobs = 1024;
@@ -106,14 +161,24 @@ ReadFile(const std::string& path)
     return ss.str();
 }
 
-/// A point is complete when its summary exists and it ran with exactly this configuration.
+/**
+ * A point is complete when its summary parses and it ran with exactly this configuration. A
+ * folder with a summary that does not parse (empty, cut short) is reported and run again.
+ */
 bool
 IsComplete(const GridPoint& point)
 {
     const std::string out = point.config.GetString("out");
-    if (!std::filesystem::exists(out + "/summary.json")
-        || !std::filesystem::exists(out + "/summary.csv"))
+    const bool hasSummary = std::filesystem::exists(out + "/summary.json")
+                            || std::filesystem::exists(out + "/summary.csv");
+    if (!hasSummary)
     {
+        return false;
+    }
+    if (!ReadSummaryCsvRow(out + "/summary.csv") || ReadFile(out + "/summary.json").empty())
+    {
+        std::cout << "dlsim: warning: " << out
+                  << " has a summary that is empty or unreadable; running it again" << std::endl;
         return false;
     }
     std::ostringstream ini;
@@ -122,9 +187,9 @@ IsComplete(const GridPoint& point)
 }
 
 int
-RunSingle(const ScenarioConfig& config)
+RunSingle(const ScenarioConfig& config, const RunOptions& options)
 {
-    RunSummary summary = RunScenario(config, std::cout);
+    RunSummary summary = RunScenario(config, std::cout, options);
     std::cout << std::fixed << std::setprecision(4) << "dlsim: done: final mean accuracy "
               << summary.finalAccuracyMean << ", simulated time " << summary.simulatedSeconds
               << " s, " << std::setprecision(2)
@@ -144,22 +209,18 @@ pid_t
 SpawnPoint(const std::string& self, const GridPoint& point)
 {
     const std::string out = point.config.GetString("out");
-    std::filesystem::create_directories(out);
+    CreateFolder(out);
     const std::string ini = out + "/point.ini";
+    std::ostringstream text;
+    point.config.WriteIni(text);
+    WriteFileAtomically(ini, text.str());
+    // The child opens its log only once it holds the folder's lock, so a second grid never
+    // empties the log of a point another process still runs.
+    std::vector<std::string> args = {self, ini, "--no-plot", "--log-file=" + out + "/log.txt"};
+    if (g_overwrite)
     {
-        std::ofstream f(ini);
-        point.config.WriteIni(f);
-        if (!f)
-        {
-            throw std::runtime_error("cannot write " + ini);
-        }
+        args.push_back("--overwrite");
     }
-    const std::string log = out + "/log.txt";
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    std::vector<std::string> args = {self, ini, "--no-plot"};
     std::vector<char*> argv;
     for (auto& a : args)
     {
@@ -167,8 +228,7 @@ SpawnPoint(const std::string& self, const GridPoint& point)
     }
     argv.push_back(nullptr);
     pid_t pid = 0;
-    int rc = posix_spawn(&pid, self.c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
+    int rc = posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv.data(), environ);
     if (rc != 0)
     {
         throw std::runtime_error("cannot start " + self + ": " + std::strerror(rc));
@@ -182,27 +242,21 @@ EmitJobs(const ScenarioConfig& config,
          const std::vector<GridPoint>& points,
          const std::string& file)
 {
-    std::ofstream jobs(file);
+    std::ostringstream jobs;
     size_t count = 0;
     for (const auto& point : points)
     {
         const std::string out = point.config.GetString("out");
-        std::filesystem::create_directories(out);
-        std::ofstream ini(out + "/point.ini");
+        CreateFolder(out);
+        std::ostringstream ini;
         point.config.WriteIni(ini);
-        if (!ini)
-        {
-            throw std::runtime_error("cannot write " + out + "/point.ini");
-        }
+        WriteFileAtomically(out + "/point.ini", ini.str());
         // Relative paths: the command runs from the project root on whichever host gets it.
         jobs << "./dlsim run '" << out << "/point.ini'\n";
         ++count;
     }
-    if (!jobs)
-    {
-        throw std::runtime_error("cannot write " + file);
-    }
-    std::ofstream slurm(file + ".slurm");
+    WriteFileAtomically(file, jobs.str());
+    std::ostringstream slurm;
     slurm << "#!/bin/bash\n"
           << "# Slurm array job: one task per line of " << file << ". Submit from the dlsim\n"
           << "# project root with: sbatch " << file << ".slurm\n"
@@ -214,10 +268,7 @@ EmitJobs(const ScenarioConfig& config,
           << "cd \"${SLURM_SUBMIT_DIR:-.}\"\n"
           << "line=$(sed -n \"${SLURM_ARRAY_TASK_ID}p\" '" << file << "')\n"
           << "eval \"$line\"\n";
-    if (!slurm)
-    {
-        throw std::runtime_error("cannot write " + file + ".slurm");
-    }
+    WriteFileAtomically(file + ".slurm", slurm.str());
     std::cout << "dlsim: " << count << " commands in " << file << " (GNU parallel: parallel "
               << "--sshloginfile HOSTS --workdir $PWD < " << file << "), Slurm array job in "
               << file << ".slurm; afterwards: ./dlsim collect " << config.GetString("out")
@@ -230,11 +281,26 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
 {
     const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
     const std::string root = config.GetString("out");
-    std::filesystem::create_directories(root);
+    // Every point's configuration is checked before any runs, so a bad value in the last
+    // point does not surface hours into the grid.
+    for (const auto& point : points)
     {
-        std::ofstream ini(root + "/config.ini");
-        config.WriteIni(ini);
+        try
+        {
+            CheckScenario(point.config);
+        }
+        catch (const std::exception& e)
+        {
+            throw ScenarioError("grid point " + point.name + ": " + e.what());
+        }
     }
+    CreateFolder(root);
+    {
+        std::ostringstream ini;
+        config.WriteIni(ini);
+        WriteFileAtomically(root + "/config.ini", ini.str());
+    }
+    ::setenv("DLSIM_GRID_PARENT", std::to_string(::getpid()).c_str(), 1);
     std::cout << "dlsim: grid of " << points.size() << " runs over " << GridAxes(config).size()
               << " axes, " << jobs << " at a time; results in " << root << "/" << std::endl;
     auto start = std::chrono::steady_clock::now();
@@ -297,7 +363,7 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
     }
 
     // The index: one row per point, its axis values and its summary figures.
-    std::ofstream index(root + "/index.csv");
+    std::ostringstream index;
     for (const auto& [key, value] : points[0].values)
     {
         index << key << ",";
@@ -307,14 +373,16 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
     for (size_t i = 0; i < points.size(); ++i)
     {
         const std::string out = points[i].config.GetString("out");
-        std::istringstream summary(ReadFile(out + "/summary.csv"));
-        std::string header;
-        std::string row;
-        std::getline(summary, header);
-        if (failed[i] || !std::getline(summary, row))
+        auto fields = ReadSummaryCsvRow(out + "/summary.csv");
+        if (failed[i] || !fields)
         {
             ++failures;
             continue;
+        }
+        std::string row;
+        for (size_t f = 0; f < fields->size(); ++f)
+        {
+            row += (f ? "," : "") + (*fields)[f];
         }
         for (const auto& [key, value] : points[i].values)
         {
@@ -322,6 +390,7 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
         }
         index << points[i].name << "," << row << "\n";
     }
+    WriteFileAtomically(root + "/index.csv", index.str());
     std::cout << "dlsim: index of " << points.size() - failures << " runs in " << root
               << "/index.csv, wall time " << std::fixed << std::setprecision(0) << elapsed() << " s"
               << std::endl;
@@ -348,6 +417,8 @@ main(int argc, char** argv)
     unsigned jobs = 1;
     bool tuneChoco = false;
     std::string emitJobs;
+    RunOptions options;
+    InstallFailureHandlers();
     if (argc >= 3 && (std::string(argv[1]) == "--plot" || std::string(argv[1]) == "--collect"))
     {
         try
@@ -394,6 +465,14 @@ main(int argc, char** argv)
         else if (arg == "--no-plot")
         {
             g_plot = false;
+        }
+        else if (arg == "--overwrite")
+        {
+            g_overwrite = true;
+        }
+        else if (arg.rfind("--log-file=", 0) == 0)
+        {
+            options.logFile = arg.substr(11);
         }
         else if (arg == "--emit-jobs" || arg.rfind("--emit-jobs=", 0) == 0)
         {
@@ -463,7 +542,8 @@ main(int argc, char** argv)
         }
         if (GridAxes(config).empty())
         {
-            return RunSingle(config);
+            options.overwrite = g_overwrite;
+            return RunSingle(config, options);
         }
         return RunGrid(config, points, jobs);
     }

@@ -4,6 +4,8 @@
 #include "results-plots.h"
 
 #include "random-variable-spec.h"
+#include "result-files.h"
+#include "results-writer.h"
 #include "scenario-config.h"
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -130,8 +133,11 @@ FindRuns(const std::string& dir, double target)
             run.config[key.name] = c.GetString(key.name);
         }
         Table summary = ReadCsv(d + "/summary.csv");
-        if (summary.empty())
+        if (summary.empty() || !ReadSummaryCsvRow(d + "/summary.csv"))
         {
+            std::cerr << "dlsim: warning: " << d
+                      << " has a summary that is empty or unreadable: left out (run it again)"
+                      << std::endl;
             continue;
         }
         run.summary = summary[0];
@@ -273,22 +279,41 @@ void
 RunGnuplot(const std::string& plotDir, const std::string& name, const std::string& body)
 {
     std::string script = plotDir + "/" + name + ".gp";
-    std::ofstream gp(script);
+    std::ostringstream gp;
+    // Figures are drawn under temporary names and renamed once gnuplot succeeded, so a figure
+    // is either complete or absent.
+    const std::vector<std::string> extensions = {".png", ".svg"};
     // noenhanced: names like sparse-push.alpha must print as they are, not as sub/superscripts.
     for (const std::string terminal :
          {"pngcairo noenhanced size 1000,650 font \",11\"", "svg noenhanced size 1000,650 dynamic"})
     {
         std::string ext = terminal.rfind("png", 0) == 0 ? ".png" : ".svg";
-        gp << "set terminal " << terminal << "\nset output " << Quote(plotDir + "/" + name + ext)
-           << "\n"
+        gp << "set terminal " << terminal << "\nset output "
+           << Quote(plotDir + "/" + name + ".partial" + ext) << "\n"
            << body << "\nunset output\n";
     }
-    gp.close();
+    WriteFileAtomically(script, gp.str());
     std::string command = "gnuplot " + script + " 2> " + plotDir + "/" + name + ".log";
     if (std::system(command.c_str()) != 0)
     {
         throw std::runtime_error("gnuplot failed on " + script + " (see " + plotDir + "/" + name
                                  + ".log; is Debian's gnuplot-nox installed?)");
+    }
+    for (const auto& ext : extensions)
+    {
+        const std::string drawn = plotDir + "/" + name + ".partial" + ext;
+        std::error_code error;
+        if (fs::file_size(drawn, error) == 0 || error)
+        {
+            throw ResultFileError("cannot write " + plotDir + "/" + name + ext
+                                  + ": gnuplot left it empty (is the disk full?)");
+        }
+        fs::rename(drawn, plotDir + "/" + name + ext, error);
+        if (error)
+        {
+            throw ResultFileError("cannot write " + plotDir + "/" + name + ext + ": "
+                                  + error.message());
+        }
     }
 }
 
@@ -304,7 +329,7 @@ CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
                             + dir);
     }
     std::vector<std::string> axes = Axes(runs);
-    std::ofstream index(dir + "/index.csv");
+    std::ostringstream index;
     for (const auto& axis : axes)
     {
         index << axis << ",";
@@ -333,10 +358,7 @@ CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
         }
         index << "\n";
     }
-    if (!index)
-    {
-        throw std::runtime_error("cannot write " + dir + "/index.csv");
-    }
+    WriteFileAtomically(dir + "/index.csv", index.str());
     log << "dlsim: index of " << runs.size() << " runs in " << dir << "/index.csv" << std::endl;
     return runs.size();
 }
@@ -448,7 +470,7 @@ PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
         {
             std::ostringstream body;
             std::string file = plotDir + "/" + stem + (what ? "-bytes" : "-time") + ".dat";
-            std::ofstream dat(file);
+            std::ostringstream dat;
             dat << "# x mean min max (one block per line: " << (what ? "MB" : "s")
                 << " to target)\n";
             std::vector<std::string> labels;
@@ -488,7 +510,7 @@ PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
                 }
                 dat << "\n\n";
             }
-            dat.close();
+            WriteFileAtomically(file, dat.str());
             std::string xlabel = swept + (unit.empty() ? "" : " (" + unit + ")");
             body << "set key outside bottom center horizontal maxrows 3 font \",9\"\nset grid\n"
                  << "set logscale x\nset xlabel " << Quote(xlabel) << "\nset ylabel "

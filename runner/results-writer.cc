@@ -6,31 +6,22 @@
 #include "ns3/boolean.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
+#include "result-files.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
 #include <iomanip>
 #include <numeric>
 #include <sstream>
 #include <unistd.h>
+#include <vector>
 
 namespace ns3
 {
 
 namespace
 {
-
-std::ofstream
-OpenCsv(const std::string& path, const std::string& header)
-{
-    std::ofstream out(path);
-    if (!out)
-    {
-        throw std::runtime_error("cannot write " + path);
-    }
-    out << header << "\n";
-    out << std::setprecision(9);
-    return out;
-}
 
 double
 Mean(const std::vector<double>& v)
@@ -47,15 +38,117 @@ ResultsWriter::ResultsWriter(const std::string& directory,
     : m_directory(directory), m_nodes(nodes), m_rounds(0), m_targetAccuracy(targetAccuracy),
       m_log(log), m_valueBytes(nodes, 0), m_metadataBytes(nodes, 0)
 {
-    m_roundsCsv = OpenCsv(directory + "/rounds.csv",
-                          "node,round,time_s,compute_s,train_loss,value_bytes,metadata_bytes,"
-                          "cum_value_bytes,cum_metadata_bytes");
-    m_evalCsv = OpenCsv(directory + "/eval.csv", "round,time_s,node,accuracy,loss");
-    m_curveCsv = OpenCsv(directory + "/curve.csv",
-                         "round,time_s,bytes_per_node,accuracy_mean,accuracy_min,accuracy_max");
+    m_roundsCsv = std::make_unique<StreamedFile>(
+        directory + "/rounds.csv",
+        "node,round,time_s,compute_s,train_loss,value_bytes,metadata_bytes,"
+        "cum_value_bytes,cum_metadata_bytes");
+    m_evalCsv = std::make_unique<StreamedFile>(directory + "/eval.csv",
+                                               "round,time_s,node,accuracy,loss");
+    m_curveCsv = std::make_unique<StreamedFile>(
+        directory + "/curve.csv",
+        "round,time_s,bytes_per_node,accuracy_mean,accuracy_min,accuracy_max");
     m_interactive = ::isatty(STDOUT_FILENO) != 0;
     m_wallStart = std::chrono::steady_clock::now();
     m_bytesAfterRound[0] = std::vector<uint64_t>(nodes, 0);
+    m_roundOf.assign(nodes, 0);
+}
+
+void
+ResultsWriter::SetWatchdog(Time stall, Time limit)
+{
+    m_stallTimeout = stall;
+    if (stall.IsStrictlyPositive())
+    {
+        Simulator::Schedule(stall, &ResultsWriter::CheckProgress, this);
+    }
+    if (limit.IsStrictlyPositive())
+    {
+        Simulator::Schedule(
+            limit,
+            [this, limit]()
+            {
+                std::ostringstream text;
+                text << "the simulated time limit of " << limit.GetSeconds()
+                     << " s was reached before every learner finished (run.time_limit); "
+                     << "unfinished learners: " << DescribeUnfinished();
+                StopWith(text.str());
+            });
+    }
+}
+
+void
+ResultsWriter::CheckProgress()
+{
+    if (AllFinished() || !m_failure.empty())
+    {
+        return;
+    }
+    const Time idle = Simulator::Now() - m_lastProgress;
+    if (idle >= m_stallTimeout)
+    {
+        std::ostringstream text;
+        text << "no learner completed a round for " << idle.GetSeconds()
+             << " s of simulated time (run.stall_timeout; last progress at "
+             << m_lastProgress.GetSeconds()
+             << " s): the network is stalled; unfinished learners: " << DescribeUnfinished();
+        StopWith(text.str());
+        return;
+    }
+    Simulator::Schedule(m_stallTimeout - idle, &ResultsWriter::CheckProgress, this);
+}
+
+void
+ResultsWriter::OnFailed(const std::string& message)
+{
+    StopWith(message);
+}
+
+void
+ResultsWriter::StopWith(const std::string& failure)
+{
+    if (m_failure.empty())
+    {
+        m_failure = failure;
+    }
+    Simulator::Stop();
+}
+
+const std::string&
+ResultsWriter::GetFailure() const
+{
+    return m_failure;
+}
+
+bool
+ResultsWriter::AllFinished() const
+{
+    return m_finishedNodes == m_nodes;
+}
+
+std::string
+ResultsWriter::DescribeUnfinished() const
+{
+    std::ostringstream text;
+    uint32_t listed = 0;
+    uint32_t unfinished = 0;
+    for (uint32_t i = 0; i < m_nodes; ++i)
+    {
+        if (m_roundOf[i] >= m_rounds)
+        {
+            continue;
+        }
+        ++unfinished;
+        if (listed < 8)
+        {
+            text << (listed ? ", " : "") << i << " (after round " << m_roundOf[i] << ")";
+            ++listed;
+        }
+    }
+    if (unfinished > listed)
+    {
+        text << " and " << unfinished - listed << " more";
+    }
+    return text.str();
 }
 
 void
@@ -68,6 +161,7 @@ ResultsWriter::Attach(ApplicationContainer apps)
                                         MakeCallback(&ResultsWriter::OnRound, this));
         app->TraceConnectWithoutContext("Evaluated",
                                         MakeCallback(&ResultsWriter::OnEvaluated, this));
+        app->TraceConnectWithoutContext("Failed", MakeCallback(&ResultsWriter::OnFailed, this));
         BooleanValue evaluates;
         app->GetAttribute("Evaluate", evaluates);
         UintegerValue rounds;
@@ -80,22 +174,30 @@ ResultsWriter::Attach(ApplicationContainer apps)
 void
 ResultsWriter::OnRound(const RoundReport& r)
 {
-    m_roundsCsv << r.learner << "," << r.round << "," << r.time.GetSeconds() << ","
-                << r.computeTime.GetSeconds() << "," << r.trainLoss << "," << r.valueBytes << ","
-                << r.metadataBytes << "," << r.totalValueBytes << "," << r.totalMetadataBytes
-                << "\n";
+    std::ostringstream line;
+    line << std::setprecision(9) << r.learner << "," << r.round << "," << r.time.GetSeconds() << ","
+         << r.computeTime.GetSeconds() << "," << r.trainLoss << "," << r.valueBytes << ","
+         << r.metadataBytes << "," << r.totalValueBytes << "," << r.totalMetadataBytes << "\n";
+    m_roundsCsv->Append(line.str());
     auto& bytes = m_bytesAfterRound[r.round];
     bytes.resize(m_nodes, 0);
     bytes[r.learner] = r.totalValueBytes + r.totalMetadataBytes;
     m_valueBytes[r.learner] = r.totalValueBytes;
     m_metadataBytes[r.learner] = r.totalMetadataBytes;
     m_lastRoundTime = std::max(m_lastRoundTime, r.time.GetSeconds());
-    if (m_interactive && ++m_nodesDoneWithRound[r.round] == m_nodes)
+    m_lastProgress = r.time;
+    m_roundOf[r.learner] = r.round;
+    if (++m_nodesDoneWithRound[r.round] == m_nodes)
     {
         m_nodesDoneWithRound.erase(r.round);
-        DrawStatus(r.round,
-                   r.time.GetSeconds(),
-                   std::accumulate(bytes.begin(), bytes.end(), 0.0) / m_nodes);
+        m_completeRounds.insert(r.round);
+        if (m_interactive)
+        {
+            DrawStatus(r.round,
+                       r.time.GetSeconds(),
+                       std::accumulate(bytes.begin(), bytes.end(), 0.0) / m_nodes);
+        }
+        ReportReadyRounds();
     }
     if (r.round == m_rounds && ++m_finishedNodes == m_nodes)
     {
@@ -106,14 +208,35 @@ ResultsWriter::OnRound(const RoundReport& r)
 void
 ResultsWriter::OnEvaluated(const EvalReport& r)
 {
-    m_evalCsv << r.round << "," << r.time.GetSeconds() << "," << r.learner << "," << r.accuracy
-              << "," << r.loss << "\n";
+    std::ostringstream line;
+    line << std::setprecision(9) << r.round << "," << r.time.GetSeconds() << "," << r.learner << ","
+         << r.accuracy << "," << r.loss << "\n";
+    m_evalCsv->Append(line.str());
     EvalRound& round = m_evals[r.round];
     round.accuracies.push_back(r.accuracy);
     round.time = std::max(round.time, r.time.GetSeconds());
-    if (round.accuracies.size() == m_evaluatingNodes)
+    ReportReadyRounds();
+}
+
+void
+ResultsWriter::ReportReadyRounds()
+{
+    // An evaluation round is reported once every evaluating learner has evaluated it and every
+    // learner (evaluating or not) has completed it, so that its bytes are those of all nodes.
+    // Rounds complete in order, so reports come in order too.
+    while (!m_evals.empty())
     {
-        ReportEvalRound(r.round);
+        auto next = m_evals.begin();
+        const uint32_t round = next->first;
+        if (next->second.accuracies.size() < m_evaluatingNodes
+            || (round > 0 && m_completeRounds.count(round) == 0))
+        {
+            return;
+        }
+        ReportEvalRound(round);
+        m_evals.erase(next);
+        m_bytesAfterRound.erase(m_bytesAfterRound.begin(), m_bytesAfterRound.find(round));
+        m_completeRounds.erase(m_completeRounds.begin(), m_completeRounds.upper_bound(round));
     }
 }
 
@@ -128,8 +251,14 @@ ResultsWriter::ReportEvalRound(uint32_t round)
         = std::accumulate(bytes.begin(), bytes.end(), 0.0) / std::max<size_t>(1, bytes.size());
     double wall
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
-    m_curveCsv << round << "," << e.time << "," << bytesPerNode << "," << mean << "," << *minIt
-               << "," << *maxIt << "\n";
+    std::ostringstream line;
+    line << std::setprecision(9) << round << "," << e.time << "," << bytesPerNode << "," << mean
+         << "," << *minIt << "," << *maxIt << "\n";
+    m_curveCsv->Append(line.str());
+    // What was computed up to this evaluation is on disk even if the run is stopped later.
+    m_roundsCsv->Flush();
+    m_evalCsv->Flush();
+    m_curveCsv->Flush();
     m_latestAccuracy = mean;
     if (m_interactive)
     {
@@ -179,13 +308,9 @@ ResultsWriter::Finish(uint64_t seed)
     {
         m_log << "\r\033[K" << std::flush;
     }
-    m_curveCsv.close();
-    m_roundsCsv.close();
-    m_evalCsv.close();
-    if (!m_roundsCsv || !m_evalCsv || !m_curveCsv)
-    {
-        throw std::runtime_error("writing results to " + m_directory + " failed");
-    }
+    m_curveCsv->Commit();
+    m_roundsCsv->Commit();
+    m_evalCsv->Commit();
     m_summary.nodes = m_nodes;
     m_summary.rounds = m_rounds;
     m_summary.seed = seed;
@@ -203,11 +328,7 @@ ResultsWriter::Finish(uint64_t seed)
 void
 WriteSummaryJson(const RunSummary& s, const std::string& path)
 {
-    std::ofstream out(path);
-    if (!out)
-    {
-        throw std::runtime_error("cannot write " + path);
-    }
+    std::ostringstream out;
     auto opt = [](const auto& v)
     {
         std::ostringstream o;
@@ -241,10 +362,7 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
         << "  \"wire_bytes_per_node\": " << s.wireBytesPerNode << ",\n"
         << "  \"wall_time_s\": " << s.wallSeconds << "\n"
         << "}\n";
-    if (!out)
-    {
-        throw std::runtime_error("writing " + path + " failed");
-    }
+    WriteFileAtomically(path, out.str());
 }
 
 } // namespace ns3
@@ -280,6 +398,53 @@ SummaryCsvRow(const RunSummary& s)
     o << s.simulatedSeconds << "," << s.valueBytesPerNode << "," << s.metadataBytesPerNode << ","
       << s.wireBytesPerNode << "," << s.wallSeconds;
     return o.str();
+}
+
+} // namespace ns3
+
+namespace ns3
+{
+
+std::optional<std::vector<std::string>>
+ReadSummaryCsvRow(const std::string& path)
+{
+    std::ifstream in(path);
+    std::string header;
+    std::string row;
+    if (!in || !std::getline(in, header) || header != SummaryCsvHeader() || !std::getline(in, row))
+    {
+        return std::nullopt;
+    }
+    std::vector<std::string> fields;
+    std::stringstream ss(row);
+    for (std::string f; std::getline(ss, f, ',');)
+    {
+        fields.push_back(f);
+    }
+    if (!row.empty() && row.back() == ',')
+    {
+        fields.emplace_back();
+    }
+    const size_t columns = static_cast<size_t>(std::count(header.begin(), header.end(), ',')) + 1;
+    if (fields.size() != columns)
+    {
+        return std::nullopt;
+    }
+    // Every figure a number (the three "to target" columns may be empty: not reached).
+    for (size_t i = 0; i < fields.size(); ++i)
+    {
+        if (fields[i].empty() && (i >= 3 && i <= 5))
+        {
+            continue;
+        }
+        char* end = nullptr;
+        std::strtod(fields[i].c_str(), &end);
+        if (fields[i].empty() || *end != '\0')
+        {
+            return std::nullopt;
+        }
+    }
+    return fields;
 }
 
 } // namespace ns3

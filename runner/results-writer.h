@@ -8,12 +8,16 @@
 
 #include "learner-application.h"
 #include "ns3/application-container.h"
+#include "ns3/nstime.h"
+#include "result-files.h"
 
 #include <chrono>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,11 +65,30 @@ class ResultsWriter
     /// Connect to the trace sources of every LearnerApplication in `apps` (and learn their rounds).
     void Attach(ApplicationContainer apps);
 
+    /**
+     * Stop the run with an error when no learner completes a round for `stall` of simulated
+     * time, or when the simulated time reaches `limit` (zero: no such check).
+     */
+    void SetWatchdog(Time stall, Time limit);
+
+    /// Why the run stopped early ("" when it did not): a learner failed, or the watchdog fired.
+    const std::string& GetFailure() const;
+
+    /// Whether every learner completed its last round.
+    bool AllFinished() const;
+
+    /// Learners that did not finish, with the round each completed, e.g. "3 (round 12), 5 (...)".
+    std::string DescribeUnfinished() const;
+
     RunSummary Finish(uint64_t seed);
 
   private:
     void OnRound(const RoundReport& report);
     void OnEvaluated(const EvalReport& report);
+    void OnFailed(const std::string& message);
+    void CheckProgress();
+    void StopWith(const std::string& failure);
+    void ReportReadyRounds();
     void ReportEvalRound(uint32_t round);
     void DrawStatus(uint32_t round, double simSeconds, double bytesPerNode);
     double WallSeconds() const;
@@ -75,11 +98,16 @@ class ResultsWriter
     uint32_t m_rounds;
     double m_targetAccuracy;
     std::ostream& m_log;
-    std::ofstream m_roundsCsv;
-    std::ofstream m_evalCsv;
-    std::ofstream m_curveCsv;
+    std::unique_ptr<StreamedFile> m_roundsCsv;
+    std::unique_ptr<StreamedFile> m_evalCsv;
+    std::unique_ptr<StreamedFile> m_curveCsv;
     bool m_interactive = false;
     std::map<uint32_t, uint32_t> m_nodesDoneWithRound;
+    std::set<uint32_t> m_completeRounds; ///< rounds every node has completed, not yet reported
+    Time m_lastProgress;
+    Time m_stallTimeout;
+    std::string m_failure;
+    std::vector<uint32_t> m_roundOf; ///< rounds completed by each learner
     double m_latestAccuracy = -1.0;
     uint32_t m_finishedNodes = 0;
     uint32_t m_evaluatingNodes = 0;
@@ -105,6 +133,13 @@ void WriteSummaryJson(const RunSummary& summary, const std::string& path);
 /// The summary's figures as CSV columns: header and one row (what grid indexes are built from).
 std::string SummaryCsvHeader();
 std::string SummaryCsvRow(const RunSummary& summary);
+
+/**
+ * The row of a summary.csv, split into fields, if the file is complete: the expected header
+ * and one row of numbers. Anything else (missing, empty, truncated, another header) is nullopt:
+ * the run did not finish.
+ */
+std::optional<std::vector<std::string>> ReadSummaryCsvRow(const std::string& path);
 
 } // namespace ns3
 

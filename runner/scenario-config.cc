@@ -147,6 +147,9 @@ ScenarioKeys()
         {"tcp.segment_size", "0", "TCP MSS in bytes; 0: MTU - 52 (IP, TCP and timestamp headers)"},
         {"tcp.buffer", "4194304", "TCP send and receive buffer in bytes"},
         {"tcp.initial_cwnd", "10", "TCP initial congestion window in segments"},
+        {"tcp.min_rto",
+         "200ms",
+         "TCP minimum retransmission timeout (Linux's 200 ms; ns-3's default is 1 s)"},
         {"compute.model", "flops", "flops, fixed or measured (measured is not reproducible)"},
         {"compute.device_gflops", "10", "device speed in GFLOP/s, or an ns-3 random variable"},
         {"compute.step_seconds",
@@ -159,6 +162,12 @@ ScenarioKeys()
         {"eval.test_samples", "0", "test samples to evaluate on (the first ones); 0: all"},
         {"eval.nodes", "0", "learners that evaluate, drawn at random; 0: all"},
         {"target_accuracy", "0.7", "mean test accuracy whose time and bytes to reach are reported"},
+        {"run.stall_timeout",
+         "3600s",
+         "stop with an error when no learner completes a round for this long (simulated time)"},
+        {"run.time_limit",
+         "none",
+         "stop with an error when the simulated time reaches this before every learner finished"},
         {"out", "", "run directory; default results/<scenario name>"},
     };
     return keys;
@@ -176,6 +185,32 @@ StripDashes(const std::string& s)
         ++i;
     }
     return s.substr(i);
+}
+
+/// A bound for messages: 1e-09 rather than std::to_string's 0.000000.
+std::string
+FormatBound(double value)
+{
+    std::ostringstream out;
+    out << value;
+    return out.str();
+}
+
+/**
+ * The whole text as a decimal number: true only when strtod consumes every character (an
+ * embedded NUL would otherwise end the text early), the text has no blanks, hexadecimal, "inf"
+ * or "nan", and the value is finite (an overflow gives infinity).
+ */
+bool
+ParseDecimal(const std::string& text, double& value)
+{
+    if (text.empty() || text.find_first_not_of("0123456789+-.eE") != std::string::npos)
+    {
+        return false;
+    }
+    char* end = nullptr;
+    value = std::strtod(text.c_str(), &end);
+    return end == text.c_str() + text.size() && std::isfinite(value);
 }
 
 po::options_description
@@ -267,8 +302,10 @@ ScenarioConfig::GetUint(const std::string& key, uint64_t min, uint64_t max) cons
     errno = 0;
     char* end = nullptr;
     unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-    if (text.empty() || text[0] == '-' || text[0] == '+' || *end != '\0' || errno == ERANGE
-        || v < min || v > max)
+    // Digits only: strtoull would skip leading blanks and then accept a sign, turning " -5" into
+    // 2^64 - 5; and it stops at an embedded NUL, so `end` must reach the real end of the text.
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos
+        || end != text.c_str() + text.size() || errno == ERANGE || v < min || v > max)
     {
         throw ScenarioError(key + ": expected a whole number from " + std::to_string(min)
                             + (max == UINT64_MAX ? " up" : " to " + std::to_string(max)) + ", got '"
@@ -281,12 +318,11 @@ double
 ScenarioConfig::GetDouble(const std::string& key, double min, double max) const
 {
     const std::string& text = GetString(key);
-    char* end = nullptr;
-    double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || !std::isfinite(v) || v < min || v > max)
+    double v = 0;
+    if (!ParseDecimal(text, v) || v < min || v > max)
     {
-        throw ScenarioError(key + ": expected a number from " + std::to_string(min) + " to "
-                            + std::to_string(max) + ", got '" + text + "'");
+        throw ScenarioError(key + ": expected a number from " + FormatBound(min) + " to "
+                            + FormatBound(max) + ", got '" + text + "'");
     }
     return v;
 }
@@ -364,12 +400,11 @@ ScenarioConfig::GetDoubleList(const std::string& key, double min, double max) co
     std::vector<double> values;
     for (const auto& item : GetList(key))
     {
-        char* end = nullptr;
-        double v = std::strtod(item.c_str(), &end);
-        if (*end != '\0' || !std::isfinite(v) || v < min || v > max)
+        double v = 0;
+        if (!ParseDecimal(item, v) || v < min || v > max)
         {
-            throw ScenarioError(key + ": expected numbers from " + std::to_string(min) + " to "
-                                + std::to_string(max) + ", got '" + item + "'");
+            throw ScenarioError(key + ": expected numbers from " + FormatBound(min) + " to "
+                                + FormatBound(max) + ", got '" + item + "'");
         }
         values.push_back(v);
     }

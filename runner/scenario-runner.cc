@@ -14,15 +14,23 @@
 #include "ns3/point-to-point-helper.h"
 #include "overlay-graph.h"
 #include "partitioner.h"
+#include "random-variable-spec.h"
+#include "result-files.h"
+#include "run-folder.h"
 #include "underlay-config.h"
 #include "wavelet-transform.h"
 
+#include <cerrno>
 #include <cmath>
 #include <csignal>
+#include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
 #include <unistd.h>
 
 namespace ns3
@@ -73,7 +81,7 @@ MakePartition(const ScenarioConfig& c, const Dataset& train, uint32_t nodes, uin
 void
 WritePartitionCsv(const std::string& path, const Dataset& train, const Partition& partition)
 {
-    std::ofstream out(path);
+    std::ostringstream out;
     out << "node,samples";
     for (uint32_t k = 0; k < train.numClasses; ++k)
     {
@@ -89,60 +97,8 @@ WritePartitionCsv(const std::string& path, const Dataset& train, const Partition
         }
         out << "\n";
     }
-    if (!out)
-    {
-        throw std::runtime_error("cannot write " + path);
-    }
+    WriteFileAtomically(path, out.str());
 }
-
-/**
- * Keeps two runs out of one run folder: holds `.lock` (with the owner's pid) while it lives.
- * A lock left by a process that no longer exists is taken over.
- */
-class RunFolderLock
-{
-  public:
-    explicit RunFolderLock(const std::string& folder) : m_path(folder + "/.lock")
-    {
-        for (int attempt = 0; attempt < 2; ++attempt)
-        {
-            int fd = ::open(m_path.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644);
-            if (fd >= 0)
-            {
-                std::string pid = std::to_string(::getpid()) + "\n";
-                ssize_t written = ::write(fd, pid.data(), pid.size());
-                ::close(fd);
-                if (written == static_cast<ssize_t>(pid.size()))
-                {
-                    return;
-                }
-                throw std::runtime_error("cannot write " + m_path);
-            }
-            std::ifstream in(m_path);
-            long owner = 0;
-            in >> owner;
-            if (owner > 0 && ::kill(static_cast<pid_t>(owner), 0) == 0)
-            {
-                throw ScenarioError("run folder " + folder + " is being written by process "
-                                    + std::to_string(owner) + "; choose another `out`");
-            }
-            std::filesystem::remove(m_path); // stale: its process is gone
-        }
-        throw ScenarioError("cannot lock run folder " + folder);
-    }
-
-    ~RunFolderLock()
-    {
-        std::error_code ignored;
-        std::filesystem::remove(m_path, ignored);
-    }
-
-    RunFolderLock(const RunFolderLock&) = delete;
-    RunFolderLock& operator=(const RunFolderLock&) = delete;
-
-  private:
-    std::string m_path;
-};
 
 /// The averaging rate the Sparse-Push paper pairs with a top-k fraction (nearest on a log scale).
 double
@@ -262,83 +218,188 @@ TuneChocoForOverlay(const OverlayGraph& graph,
     return result.bestGamma;
 }
 
-} // namespace
-
-RunSummary
-RunScenario(const ScenarioConfig& c, std::ostream& log)
+/// Everything a scenario says, read and checked, before anything expensive happens.
+struct ScenarioPlan
 {
-    // Read and check every key before anything expensive happens.
-    const uint32_t nodes = static_cast<uint32_t>(c.GetUint("nodes", 2, 100000));
-    const uint32_t rounds = static_cast<uint32_t>(c.GetUint("rounds", 1, 100000000));
-    const uint64_t seed = c.GetUint("seed", 1, UINT32_MAX);
-    const TopologySpec topologySpec = ReadTopology(c, nodes);
+    uint32_t nodes = 0;
+    uint32_t rounds = 0;
+    uint64_t seed = 0;
+    TopologySpec topology;
     TrainingConfig training;
+    SharingConfig sharing;
+    uint32_t segmentSize = 0;
+    std::unique_ptr<UnderlayConfig> underlay;
+    std::unique_ptr<ComputeTimeModel> compute;
+    uint32_t evalEvery = 0;
+    uint32_t evalSamples = 0;
+    uint32_t evalNodes = 0;
+    double target = 0.0;
+    bool sameInit = true;
+    Time stallTimeout;
+    Time timeLimit;
+    Time minRto;
+    std::string out;
+};
+
+ScenarioPlan
+ReadPlan(const ScenarioConfig& c)
+{
+    ScenarioPlan plan;
+    plan.nodes = static_cast<uint32_t>(c.GetUint("nodes", 2, 100000));
+    plan.rounds = static_cast<uint32_t>(c.GetUint("rounds", 1, 100000000));
+    plan.seed = c.GetUint("seed", 1, UINT32_MAX);
+    plan.topology = ReadTopology(c, plan.nodes);
+    TrainingConfig& training = plan.training;
     training.model = c.GetChoice("model", KnownModels());
     training.lr = c.GetDouble("lr", 0.0, 1e6);
     training.momentum = c.GetDouble("momentum", 0.0, 1.0);
     training.weightDecay = c.GetDouble("weight_decay", 0.0, 1e6);
     training.batchSize = static_cast<uint32_t>(c.GetUint("batch_size", 1, 1000000));
     training.localSteps = static_cast<uint32_t>(c.GetUint("local_steps", 1, 1000000));
-    SharingConfig sharing = ReadSharing(c, rounds);
+    plan.sharing = ReadSharing(c, plan.rounds);
     const uint32_t mtu = static_cast<uint32_t>(c.GetUint("link.mtu", 576, 65535));
-    uint32_t segmentSize = static_cast<uint32_t>(c.GetUint("tcp.segment_size", 0, 65535));
-    if (segmentSize == 0)
+    plan.segmentSize = static_cast<uint32_t>(c.GetUint("tcp.segment_size", 0, 65535));
+    if (plan.segmentSize == 0)
     {
-        segmentSize = mtu - 52; // IPv4 20 + TCP 20 + timestamp option 12
+        plan.segmentSize = mtu - 52; // IPv4 20 + TCP 20 + timestamp option 12
     }
-    else if (segmentSize > mtu - 52)
+    else if (plan.segmentSize > mtu - 52)
     {
-        throw ScenarioError("tcp.segment_size " + std::to_string(segmentSize)
+        throw ScenarioError("tcp.segment_size " + std::to_string(plan.segmentSize)
                             + " does not fit link.mtu " + std::to_string(mtu)
                             + " with 52 bytes of IP and TCP headers");
     }
-    UnderlayConfig underlayConfig(c, nodes, mtu);
-    ComputeTimeModel computeModel(c.GetString("compute.model"),
-                                  c.GetString("compute.device_gflops"),
-                                  c.GetDouble("compute.step_seconds", 0.0, 1e9),
-                                  c.GetDouble("compute.measured_scale", 1e-12, 1e12));
-    const uint32_t evalEvery = static_cast<uint32_t>(c.GetUint("eval.every", 1, UINT32_MAX));
-    const uint32_t evalSamples
-        = static_cast<uint32_t>(c.GetUint("eval.test_samples", 0, UINT32_MAX));
-    const uint32_t evalNodes = static_cast<uint32_t>(c.GetUint("eval.nodes", 0, nodes));
-    const double target = c.GetDouble("target_accuracy", 0.0, 1.0);
-    const bool sameInit = c.GetBool("model.same_init");
-    const std::string out = c.GetString("out");
-
-    std::filesystem::create_directories(out);
-    RunFolderLock lock(out);
+    plan.underlay = std::make_unique<UnderlayConfig>(c, plan.nodes, mtu);
+    plan.compute
+        = std::make_unique<ComputeTimeModel>(c.GetString("compute.model"),
+                                             c.GetString("compute.device_gflops"),
+                                             c.GetDouble("compute.step_seconds", 0.0, 1e9),
+                                             c.GetDouble("compute.measured_scale", 1e-12, 1e12));
+    plan.evalEvery = static_cast<uint32_t>(c.GetUint("eval.every", 1, UINT32_MAX));
+    plan.evalSamples = static_cast<uint32_t>(c.GetUint("eval.test_samples", 0, UINT32_MAX));
+    plan.evalNodes = static_cast<uint32_t>(c.GetUint("eval.nodes", 0, plan.nodes));
+    plan.target = c.GetDouble("target_accuracy", 0.0, 1.0);
+    plan.sameInit = c.GetBool("model.same_init");
+    plan.stallTimeout
+        = Seconds(ParseSeconds("run.stall_timeout", c.GetString("run.stall_timeout")));
+    const std::string& limit = c.GetString("run.time_limit");
+    plan.timeLimit = limit == "none" ? Time(0) : Seconds(ParseSeconds("run.time_limit", limit));
+    // TCP's buffers: ns-3 keeps a socket's window in 32 bits and scales it by at most 2^14.
+    c.GetUint("tcp.buffer", 1024, 1u << 30);
+    c.GetUint("tcp.initial_cwnd", 1, 65535);
+    const double minRto = ParseSeconds("tcp.min_rto", c.GetString("tcp.min_rto"));
+    if (minRto < 1e-3 || minRto > 60)
     {
-        std::ofstream ini(out + "/config.ini");
-        c.WriteIni(ini);
-        if (!ini)
-        {
-            throw std::runtime_error("cannot write " + out + "/config.ini");
-        }
+        throw ScenarioError("tcp.min_rto: must be between 1ms and 60s, got '"
+                            + c.GetString("tcp.min_rto") + "'");
     }
+    plan.minRto = Seconds(minRto);
+    plan.out = c.GetString("out");
+    return plan;
+}
 
-    UseSingleThreadedTorch();
-    RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
+/// The overlay the plan describes, drawn with the run's seed; throws when the algorithm does
+/// not run on it.
+OverlaySchedule
+DrawOverlay(const ScenarioPlan& plan)
+{
+    RngSeedManager::SetSeed(static_cast<uint32_t>(plan.seed));
     RngSeedManager::SetRun(1);
-
-    // The overlay first: its errors show before the dataset is loaded.
     Ptr<UniformRandomVariable> topologyRng = CreateObject<UniformRandomVariable>();
     topologyRng->SetStream(0);
-    OverlaySchedule schedule = MakeTopology(topologySpec, topologyRng);
-    OverlayGraph graph = schedule.Union();
-    if (CreateSharingAlgorithm(sharing)->ForDirectedGraphs() != schedule.IsDirected())
+    OverlaySchedule schedule = MakeTopology(plan.topology, topologyRng);
+    if (CreateSharingAlgorithm(plan.sharing)->ForDirectedGraphs() != schedule.IsDirected())
     {
-        throw ScenarioError("algorithm " + sharing.algorithm + " needs "
+        throw ScenarioError("algorithm " + plan.sharing.algorithm + " needs "
                             + (schedule.IsDirected() ? "an undirected" : "a directed")
-                            + " topology, but topology " + topologySpec.name + " is "
+                            + " topology, but topology " + plan.topology.name + " is "
                             + (schedule.IsDirected() ? "directed" : "undirected"));
     }
+    return schedule;
+}
+
+/// The four IDX files of `dataset.path` exist (with or without .gz): cheap, unlike loading.
+void
+CheckDatasetFiles(const std::string& directory)
+{
+    for (const char* stem : {"train-images-idx3-ubyte",
+                             "train-labels-idx1-ubyte",
+                             "t10k-images-idx3-ubyte",
+                             "t10k-labels-idx1-ubyte"})
+    {
+        const std::string path = directory + "/" + stem;
+        if (!std::filesystem::exists(path) && !std::filesystem::exists(path + ".gz"))
+        {
+            throw ScenarioError("dataset.path: " + path
+                                + "[.gz] not found: install Debian's "
+                                  "package dataset-fashion-mnist or point dataset.path at a "
+                                  "directory with the IDX files");
+        }
+    }
+}
+
+/// Send what the run prints to `path` from now on (a grid point's log, opened once its folder
+/// is locked so that no other run's log is truncated).
+void
+RedirectOutputTo(const std::string& path)
+{
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+    {
+        throw ResultFileError("cannot write " + path + ": " + std::strerror(errno));
+    }
+    std::cout.flush();
+    std::cerr.flush();
+    ::dup2(fd, STDOUT_FILENO);
+    ::dup2(fd, STDERR_FILENO);
+    ::close(fd);
+}
+
+} // namespace
+
+void
+CheckScenario(const ScenarioConfig& c)
+{
+    ScenarioPlan plan = ReadPlan(c);
+    DrawOverlay(plan);
+    if (c.GetChoice("dataset", KnownDatasets()) != "synthetic")
+    {
+        CheckDatasetFiles(c.GetString("dataset.path"));
+    }
+}
+
+RunSummary
+RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& options)
+{
+    ScenarioPlan plan = ReadPlan(c);
+    const std::string& out = plan.out;
+    std::error_code made;
+    std::filesystem::create_directories(out, made);
+    if (made)
+    {
+        throw ResultFileError("cannot create run folder " + out + ": " + made.message());
+    }
+    RunFolderLock lock(out);
+    if (!options.logFile.empty())
+    {
+        RedirectOutputTo(options.logFile);
+    }
+    std::ostringstream ini;
+    c.WriteIni(ini);
+    PrepareRunFolder(out, ini.str(), options.overwrite);
+    WriteFileAtomically(out + "/config.ini", ini.str());
+
+    UseSingleThreadedTorch();
+    OverlaySchedule schedule = DrawOverlay(plan);
+    OverlayGraph graph = schedule.Union();
+    SharingConfig sharing = plan.sharing;
     if (sharing.algorithm == "choco" && c.GetString("choco.gamma") == "auto")
     {
-        sharing.chocoGamma = TuneChocoForOverlay(graph, sharing, seed, log);
+        sharing.chocoGamma = TuneChocoForOverlay(graph, sharing, plan.seed, log);
     }
 
-    DatasetSplit data = LoadData(c, seed);
-    Partition partition = MakePartition(c, *data.train, nodes, seed);
+    DatasetSplit data = LoadData(c, plan.seed);
+    Partition partition = MakePartition(c, *data.train, plan.nodes, plan.seed);
     WritePartitionCsv(out + "/partition.csv", *data.train, partition);
     for (size_t node = 0; node < partition.size(); ++node)
     {
@@ -349,61 +410,77 @@ RunScenario(const ScenarioConfig& c, std::ostream& log)
             log << " " << count;
         }
         log << "\n";
+        if (partition[node].size() < plan.training.batchSize)
+        {
+            log << "note: node " << node << " has " << partition[node].size()
+                << " samples, fewer than batch_size " << plan.training.batchSize
+                << ": its mini-batches hold all of them, and its compute time is charged for "
+                << partition[node].size() << " samples per step" << std::endl;
+        }
     }
 
     NodeContainer hosts;
-    hosts.Create(nodes);
-    Underlay underlay = underlayConfig.Install(hosts, graph, 1);
+    hosts.Create(plan.nodes);
+    Underlay underlay = plan.underlay->Install(hosts, graph, 1);
     LinkUsage linkUsage(underlay);
-    log << underlayConfig.Describe(underlay) << std::endl;
+    log << plan.underlay->Describe(underlay) << std::endl;
 
     LearnerHelper learners;
     learners.SetData(data, partition);
-    learners.SetTraining(training);
+    learners.SetTraining(plan.training);
     learners.SetSharing(sharing);
     learners.SetSchedule(schedule);
-    learners.SetSeed(seed);
-    learners.SetSameInitialModel(sameInit);
-    learners.SetComputeTimeModel(computeModel);
-    learners.SetEvaluatedLearners(evalNodes);
+    learners.SetSeed(plan.seed);
+    learners.SetSameInitialModel(plan.sameInit);
+    learners.SetComputeTimeModel(*plan.compute);
+    learners.SetEvaluatedLearners(plan.evalNodes);
     learners.AssignStreams(3);
-    learners.SetAttribute("Rounds", UintegerValue(rounds));
-    learners.SetAttribute("EvalEvery", UintegerValue(evalEvery));
-    learners.SetAttribute("EvalSamples", UintegerValue(evalSamples));
-    learners.SetAttribute("TcpSegmentSize", UintegerValue(segmentSize));
-    learners.SetAttribute("TcpBufferSize",
-                          UintegerValue(c.GetUint("tcp.buffer", 1024, UINT32_MAX)));
-    learners.SetAttribute("TcpInitialCwnd",
-                          UintegerValue(c.GetUint("tcp.initial_cwnd", 1, 1000000)));
+    learners.SetAttribute("Rounds", UintegerValue(plan.rounds));
+    learners.SetAttribute("EvalEvery", UintegerValue(plan.evalEvery));
+    learners.SetAttribute("EvalSamples", UintegerValue(plan.evalSamples));
+    learners.SetAttribute("TcpSegmentSize", UintegerValue(plan.segmentSize));
+    learners.SetAttribute("TcpBufferSize", UintegerValue(c.GetUint("tcp.buffer")));
+    learners.SetAttribute("TcpInitialCwnd", UintegerValue(c.GetUint("tcp.initial_cwnd")));
+    learners.SetAttribute("TcpMinRto", TimeValue(plan.minRto));
     ApplicationContainer apps = learners.Install(hosts, underlay.addresses);
     apps.Start(Seconds(0));
 
-    ResultsWriter writer(out, nodes, target, log);
+    ResultsWriter writer(out, plan.nodes, plan.target, log);
     writer.Attach(apps);
-    log << "dlsim: " << nodes << " learners, " << graph.GetEdges().size() << " overlay edges, "
-        << rounds << " rounds of " << sharing.algorithm << " on " << data.train->name << " with "
-        << training.model << "; results in " << out << std::endl;
+    writer.SetWatchdog(plan.stallTimeout, plan.timeLimit);
+    log << "dlsim: " << plan.nodes << " learners, " << graph.GetEdges().size() << " overlay edges, "
+        << plan.rounds << " rounds of " << sharing.algorithm << " on " << data.train->name
+        << " with " << plan.training.model << "; results in " << out << std::endl;
     // FlowMonitor counts every IP packet: payload plus TCP/IP headers, ACKs, retransmissions.
     FlowMonitorHelper flowHelper;
     Ptr<FlowMonitor> flows = flowHelper.Install(hosts);
     Simulator::Run();
+    if (!writer.GetFailure().empty() || !writer.AllFinished())
+    {
+        std::string why = writer.GetFailure();
+        if (why.empty())
+        {
+            why = "the simulation ran out of events before every learner finished (a stalled "
+                  "network); unfinished learners: "
+                  + writer.DescribeUnfinished();
+        }
+        std::ostringstream at;
+        at << Simulator::Now().GetSeconds();
+        Simulator::Destroy();
+        throw std::runtime_error("run stopped at " + at.str() + " s of simulated time: " + why
+                                 + "; what it computed until then is in " + out + "/*.csv.partial");
+    }
     double wireBytes = 0.0;
     for (const auto& [id, stats] : flows->GetFlowStats())
     {
         wireBytes += static_cast<double>(stats.txBytes);
     }
-    RunSummary summary = writer.Finish(seed);
+    RunSummary summary = writer.Finish(plan.seed);
+    summary.wireBytesPerNode = wireBytes / plan.nodes;
     linkUsage.WriteCsv(out + "/links.csv", summary.simulatedSeconds);
     Simulator::Destroy();
-    summary.wireBytesPerNode = wireBytes / nodes;
-    {
-        std::ofstream csv(out + "/summary.csv");
-        csv << SummaryCsvHeader() << "\n" << SummaryCsvRow(summary) << "\n";
-        if (!csv)
-        {
-            throw std::runtime_error("cannot write " + out + "/summary.csv");
-        }
-    }
+    WriteFileAtomically(out + "/summary.csv",
+                        SummaryCsvHeader() + "\n" + SummaryCsvRow(summary) + "\n");
     // Written last: its presence marks the run as complete.
     WriteSummaryJson(summary, out + "/summary.json");
     return summary;

@@ -10,16 +10,36 @@
 #include "scenario-config.h"
 
 #include <ostream>
+#include <string>
 
 namespace ns3
 {
 
+/// How RunScenario treats its run folder.
+struct RunOptions
+{
+    /// Replace complete results of another configuration in the folder (else an error).
+    bool overwrite = false;
+    /// Once the folder is locked, send stdout and stderr to this file (a grid point's log).
+    std::string logFile;
+};
+
 /**
  * Run the scenario and write its run directory (config.ini, partition.csv, links.csv,
- * rounds.csv, eval.csv, summary.json). Progress goes to `log`. Throws ScenarioError (or another
- * std::exception) with a message for the user when the scenario cannot run.
+ * rounds.csv, eval.csv, curve.csv, summary.csv, summary.json). Progress goes to `log`. Throws
+ * ScenarioError (or another std::exception) with a message for the user when the scenario
+ * cannot run or stops early; files written during the run then keep their ".partial" suffix.
  */
-RunSummary RunScenario(const ScenarioConfig& config, std::ostream& log);
+RunSummary RunScenario(const ScenarioConfig& config,
+                       std::ostream& log,
+                       const RunOptions& options = RunOptions());
+
+/**
+ * Everything RunScenario checks before it starts (every key, the overlay, the underlay's
+ * files, that the dataset's files exist), without writing anything: a grid checks all its
+ * points with it before it starts any.
+ */
+void CheckScenario(const ScenarioConfig& config);
 
 /**
  * Print CHOCO-SGD's consensus step-size tuning for the scenario's overlay and compression:

@@ -14,6 +14,7 @@
 #include "rate-trace-helper.h"
 #include "rate-trace.h"
 #include "region-model.h"
+#include "result-files.h"
 #include "routed-underlay-helper.h"
 #include "router-topology-reader.h"
 
@@ -172,8 +173,9 @@ RolesOf(const ScenarioConfig& c, const std::string& network)
         return {"direct"};
     }
     std::vector<std::string> roles = {"up", "down"};
-    if (network == "access" && (c.GetString("core.bandwidth") != "unlimited"
-                                || ParseSeconds("core.latency", c.GetString("core.latency")) > 0))
+    if (network == "access"
+        && (c.GetString("core.bandwidth") != "unlimited"
+            || ParseSeconds("core.latency", c.GetString("core.latency")) > 0))
     {
         roles.push_back("core");
     }
@@ -427,7 +429,7 @@ LinkUsage::LinkUsage(const Underlay& underlay)
 void
 LinkUsage::WriteCsv(const std::string& path, double simulatedSeconds) const
 {
-    std::ofstream out(path);
+    std::ostringstream out;
     out << "from,to,role,bandwidth_bps,latency_s,loss,queue,trace,tx_bytes,utilisation\n"
         << std::setprecision(12);
     for (size_t k = 0; k < m_links.size(); ++k)
@@ -441,10 +443,7 @@ LinkUsage::WriteCsv(const std::string& path, double simulatedSeconds) const
             << m_bytes[k] << "," << std::setprecision(6) << utilisation << std::setprecision(12)
             << "\n";
     }
-    if (!out)
-    {
-        throw std::runtime_error("cannot write " + path);
-    }
+    WriteFileAtomically(path, out.str());
 }
 
 } // namespace ns3

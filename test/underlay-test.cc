@@ -109,6 +109,10 @@ RunOneRound(const OverlayGraph& overlay,
     learners.SetComputeTimeModel(ComputeTimeModel("fixed", "1", 0.01, 1.0));
     learners.SetAttribute("Rounds", UintegerValue(1));
     learners.SetAttribute("Evaluate", BooleanValue(false));
+    // These tests measure how links are shared, behind deep queues (DeepQueue): with a 200 ms
+    // minimum timeout TCP would retransmit segments that are only queued there, so use
+    // RFC 6298's 1 s.
+    learners.SetAttribute("TcpMinRto", TimeValue(Seconds(1)));
     ApplicationContainer apps = learners.Install(nodes, underlay.addresses);
     apps.Start(Seconds(0));
 
@@ -421,12 +425,14 @@ TEST(Underlay, RouterTopologyFilesAreReadWhole)
     }
 }
 
-// The direct network with the queue it always had (100000 packets) reproduces, byte for byte,
+// The direct network with the queue and TCP timeout it always had (100000 packets, ns-3's
+// minimum RTO of 1 s) reproduces, byte for byte,
 // the results the module wrote before underlays existed (stored in test/data/golden-direct).
 TEST(Underlay, DirectNetworkWithTheOldQueueReproducesEarlierResults)
 {
-    const std::string common = " --nodes=6 --rounds=6 --dataset=synthetic --model=mlp --degree=2"
-                               " --lr=0.05 --eval.every=3 --link.queue=100000p --no-plot";
+    const std::string common
+        = " --nodes=6 --rounds=6 --dataset=synthetic --model=mlp --degree=2"
+          " --lr=0.05 --eval.every=3 --link.queue=100000p --tcp.min_rto=1s --no-plot";
     const std::map<std::string, std::string> runs = {
         {"dpsgd",
          " --link.bandwidth='ns3::UniformRandomVariable[Min=1|Max=20]'"

@@ -1,0 +1,176 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * What simulating the network costs next to the training it carries. For each learner count
+ * and underlay, in one process and one after the other:
+ *  1. bare training: the same learners (same model, data, batch and local steps) each call
+ *     Learner::Train once per round, with no network and no simulator;
+ *  2. the whole simulation of the same rounds (D-PSGD, full sharing, evaluation reduced to one
+ *     test sample), timed from the start of the simulation to its end.
+ * The difference is what the network (sockets, TCP, links, routers), the application and the
+ * codec cost; it is printed per simulated round and as a fraction of the training time, with
+ * the simulated payload megabytes per wall second of that difference.
+ *
+ * Usage: network-cost-benchmark [--learners=16,96] [--rounds=4] [--model=gn-lenet]
+ *                               [--networks=direct,access]
+ * Generated 1x28x28 data, so nothing needs Fashion-MNIST; 4-regular overlay, batch 8, 3 local
+ * steps. Run it on an otherwise idle machine: it uses one core.
+ */
+#include "learner.h"
+#include "partitioner.h"
+#include "scenario-config.h"
+#include "scenario-runner.h"
+#include "synthetic-dataset.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+std::vector<std::string>
+Split(const std::string& text)
+{
+    std::vector<std::string> items;
+    std::stringstream ss(text);
+    for (std::string item; std::getline(ss, item, ',');)
+    {
+        items.push_back(item);
+    }
+    return items;
+}
+
+double
+Seconds(std::chrono::steady_clock::time_point since)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+/// Wall seconds of `rounds` rounds of local training for `n` learners, as the simulation does.
+double
+BareTraining(uint32_t n, uint32_t rounds, const std::string& model)
+{
+    SyntheticSpec spec;
+    spec.trainSamples = 4000;
+    spec.testSamples = 1000;
+    spec.seed = 1;
+    DatasetSplit data = MakeSyntheticDataset(spec);
+    Partition partition = PartitionIid(*data.train, n, 1);
+    TrainingConfig training;
+    training.model = model;
+    training.lr = 0.05;
+    std::vector<std::unique_ptr<Learner>> learners;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        learners.push_back(
+            std::make_unique<Learner>(training, data.train, partition[i], 1, 1000 + i));
+    }
+    auto start = std::chrono::steady_clock::now();
+    for (uint32_t r = 0; r < rounds; ++r)
+    {
+        for (auto& learner : learners)
+        {
+            learner->Train();
+        }
+    }
+    return Seconds(start);
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string learnerCounts = "16,96";
+    uint32_t rounds = 4;
+    std::string model = "gn-lenet";
+    std::string networks = "direct,access";
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string arg = argv[i];
+        auto value = arg.substr(arg.find('=') + 1);
+        if (arg.rfind("--learners=", 0) == 0)
+        {
+            learnerCounts = value;
+        }
+        else if (arg.rfind("--rounds=", 0) == 0)
+        {
+            rounds = static_cast<uint32_t>(std::stoul(value));
+        }
+        else if (arg.rfind("--model=", 0) == 0)
+        {
+            model = value;
+        }
+        else if (arg.rfind("--networks=", 0) == 0)
+        {
+            networks = value;
+        }
+        else
+        {
+            std::cerr << "unknown argument " << arg << std::endl;
+            return 2;
+        }
+    }
+    UseSingleThreadedTorch();
+    std::printf("%-8s %-8s %8s %10s %10s %12s %10s %12s\n",
+                "learners",
+                "network",
+                "rounds",
+                "train_s",
+                "sim_s",
+                "net_s/round",
+                "net/train",
+                "payload_MB/s");
+    for (const auto& count : Split(learnerCounts))
+    {
+        const auto n = static_cast<uint32_t>(std::stoul(count));
+        const double train = BareTraining(n, rounds, model);
+        for (const auto& network : Split(networks))
+        {
+            std::string out = (std::filesystem::temp_directory_path()
+                               / ("dlsim-netcost-" + count + "-" + network))
+                                  .string();
+            std::filesystem::remove_all(out);
+            std::vector<std::string> keys = {"--nodes=" + count,
+                                             "--rounds=" + std::to_string(rounds),
+                                             "--dataset=synthetic",
+                                             "--synthetic.train_samples=4000",
+                                             "--model=" + model,
+                                             "--partition=iid",
+                                             "--lr=0.05",
+                                             "--eval.every=100000",
+                                             "--eval.test_samples=1",
+                                             "--eval.nodes=1",
+                                             "--network=" + network,
+                                             "--link.bandwidth=100Mbps",
+                                             "--access.up=100Mbps",
+                                             "--access.down=100Mbps",
+                                             "--out=" + out};
+            std::ostringstream log;
+            RunSummary summary = RunScenario(ScenarioConfig::Load("", keys), log);
+            const double sim = summary.wallSeconds;
+            const double network_s = sim - train;
+            const double payloadMb
+                = (summary.valueBytesPerNode + summary.metadataBytesPerNode) * n / 1e6;
+            std::printf("%-8u %-8s %8u %10.2f %10.2f %12.3f %10.2f %12.1f\n",
+                        n,
+                        network.c_str(),
+                        rounds,
+                        train,
+                        sim,
+                        network_s / rounds,
+                        network_s / train,
+                        network_s > 0 ? payloadMb / network_s : 0.0);
+            std::fflush(stdout);
+            std::filesystem::remove_all(out);
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,56 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * A run folder: who may write it, and what it already holds.
+ */
+#ifndef DLSIM_RUN_FOLDER_H
+#define DLSIM_RUN_FOLDER_H
+
+#include "scenario-config.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * Keeps two runs out of one run folder: holds `.lock` (the owner's pid and the start time the
+ * kernel gives that process) while it lives. A lock whose process is gone, is a zombie, or is
+ * another process that got the same pid later (its start time differs) is stale and taken
+ * over. The path of the lock is kept in a fixed buffer so that a fatal signal can remove it.
+ */
+class RunFolderLock
+{
+  public:
+    /// Throws ScenarioError when a live run holds the folder, ResultFileError when the folder
+    /// cannot be written (with the system's reason, e.g. "Permission denied").
+    explicit RunFolderLock(const std::string& folder);
+    ~RunFolderLock();
+    RunFolderLock(const RunFolderLock&) = delete;
+    RunFolderLock& operator=(const RunFolderLock&) = delete;
+
+    /// Remove the lock of the run in progress, if any: safe in a signal handler.
+    static void ReleaseFromSignalHandler();
+
+  private:
+    std::string m_path;
+};
+
+/// The start time of process `pid` in clock ticks since boot (0 when it does not exist or is a
+/// zombie): with the pid, it names a process uniquely.
+unsigned long long ProcessStartTime(long pid);
+
+/**
+ * Before a run writes into `folder`: when the folder holds complete results (a summary that
+ * parses) of a configuration other than `ini`, refuse with a ScenarioError naming the keys that
+ * differ, unless `overwrite`. Then remove the previous run's result files, so that nothing of
+ * it can be mistaken for this run's (its config.ini is replaced by this run's).
+ */
+void PrepareRunFolder(const std::string& folder, const std::string& ini, bool overwrite);
+
+/// The files a run writes (without plots/): what PrepareRunFolder clears.
+const std::vector<std::string>& RunResultFiles();
+
+} // namespace ns3
+
+#endif // DLSIM_RUN_FOLDER_H

@@ -1,0 +1,301 @@
+/*
+ * dlsim: what happens when things go wrong: full disks, interrupted and killed runs, stalled
+ * networks, busy or foreign run folders, and results that must stay right.
+ */
+#include "run-command.h"
+
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <map>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace ns3
+{
+namespace
+{
+
+namespace fs = std::filesystem;
+
+const std::string kRun = std::string(DLSIM_RUN_BINARY) + " --no-plot";
+const std::string kSmall = " --dataset=synthetic --synthetic.train_samples=300 --model=logistic "
+                           "--nodes=4 --degree=2 --eval.every=1";
+
+std::string
+Folder(const std::string& name)
+{
+    std::string dir
+        = (fs::temp_directory_path() / ("dlsim-fail-" + std::to_string(::getpid()) + "-" + name))
+              .string();
+    fs::remove_all(dir);
+    return dir;
+}
+
+std::vector<std::vector<std::string>>
+Rows(const std::string& path)
+{
+    std::ifstream in(path);
+    std::vector<std::vector<std::string>> rows;
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line))
+    {
+        std::vector<std::string> fields;
+        std::stringstream ss(line);
+        for (std::string f; std::getline(ss, f, ',');)
+        {
+            fields.push_back(f);
+        }
+        rows.push_back(fields);
+    }
+    return rows;
+}
+
+// A full disk (here: a file-size limit, which fails writes the same way) ends the run with an
+// error naming the file, and leaves no summary that would make a grid skip the point.
+TEST(Failure, AFullDiskEndsTheRunWithAnErrorAndNoSummary)
+{
+    std::string out = Folder("full");
+    std::string output;
+    // 8 blocks of 512 bytes: config.ini fits, rounds.csv of 40 rounds x 4 nodes does not.
+    int status
+        = RunCommand("ulimit -f 8; exec " + kRun + kSmall + " --rounds=40 --out=" + out, output);
+    EXPECT_EQ(status, 1) << output;
+    EXPECT_NE(output.find("cannot write " + out), std::string::npos) << output;
+    EXPECT_NE(output.find("File too large"), std::string::npos) << output;
+    EXPECT_FALSE(fs::exists(out + "/summary.json"));
+    EXPECT_FALSE(fs::exists(out + "/summary.csv"));
+    EXPECT_FALSE(fs::exists(out + "/.lock")) << "the lock is released";
+    // Run again with room: it completes.
+    ASSERT_EQ(RunCommand(kRun + kSmall + " --rounds=40 --out=" + out, output), 0) << output;
+    EXPECT_TRUE(fs::exists(out + "/summary.json"));
+    fs::remove_all(out);
+}
+
+// An interrupted run keeps what it computed up to its last evaluation, under names that say
+// it is incomplete, and releases its folder.
+TEST(Failure, AnInterruptedRunKeepsItsPartialResults)
+{
+    std::string out = Folder("interrupted");
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0)
+    {
+        std::string command = "exec " + kRun
+                              + " --dataset=synthetic --model=mlp --nodes=4 --degree=2"
+                                " --eval.every=1 --rounds=100000 --out="
+                              + out + " > /dev/null 2>&1";
+        execl("/bin/sh", "sh", "-c", command.c_str(), nullptr);
+        _exit(127);
+    }
+    // Wait until a few evaluations are on disk, then interrupt.
+    for (int i = 0; i < 500; ++i)
+    {
+        std::error_code e;
+        if (fs::file_size(out + "/curve.csv.partial", e) > 200 && !e)
+        {
+            break;
+        }
+        usleep(20000);
+    }
+    kill(pid, SIGTERM);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    auto rows = Rows(out + "/curve.csv.partial");
+    EXPECT_GE(rows.size(), 3u) << "evaluations flushed before the interruption";
+    EXPECT_FALSE(Rows(out + "/rounds.csv.partial").empty());
+    EXPECT_FALSE(fs::exists(out + "/curve.csv"));
+    EXPECT_FALSE(fs::exists(out + "/summary.json"));
+    EXPECT_FALSE(fs::exists(out + "/.lock"));
+    fs::remove_all(out);
+}
+
+// Complete results of one configuration are not silently replaced by another's.
+TEST(Failure, ARunRefusesToOverwriteAnotherConfigurationsResults)
+{
+    std::string out = Folder("overwrite");
+    std::string output;
+    ASSERT_EQ(RunCommand(kRun + kSmall + " --rounds=2 --out=" + out, output), 0) << output;
+    std::string before = ReadWholeFile(out + "/summary.json");
+    EXPECT_EQ(RunCommand(kRun + kSmall + " --rounds=3 --lr=0.1 --out=" + out, output), 2);
+    EXPECT_NE(output.find("another configuration"), std::string::npos) << output;
+    EXPECT_NE(output.find("differs in: lr, rounds"), std::string::npos) << output;
+    EXPECT_EQ(ReadWholeFile(out + "/summary.json"), before);
+    // The same configuration may run again; another one with --overwrite.
+    ASSERT_EQ(RunCommand(kRun + kSmall + " --rounds=2 --out=" + out, output), 0) << output;
+    ASSERT_EQ(RunCommand(kRun + kSmall + " --rounds=3 --lr=0.1 --overwrite --out=" + out, output),
+              0)
+        << output;
+    EXPECT_EQ(Rows(out + "/rounds.csv").size(), 12u);
+    fs::remove_all(out);
+}
+
+// With only some learners evaluating, every figure still counts every node's bytes: the curve's
+// bytes per node at an evaluation equal the mean of all nodes' cumulative bytes in rounds.csv.
+TEST(Failure, CurveBytesCountEveryNodeWhenFewEvaluate)
+{
+    std::string out = Folder("evalnodes");
+    std::string output;
+    ASSERT_EQ(RunCommand(kRun
+                             + " --dataset=synthetic --synthetic.train_samples=800 --model=mlp"
+                               " --nodes=16 --degree=4 --rounds=6 --eval.every=2 --eval.nodes=2"
+                               " --out="
+                             + out,
+                         output),
+              0)
+        << output;
+    std::map<std::string, double> bytesAfter; // round -> sum over nodes
+    std::map<std::string, int> nodesIn;
+    for (const auto& row : Rows(out + "/rounds.csv"))
+    {
+        bytesAfter[row[1]] += std::stod(row[7]) + std::stod(row[8]);
+        ++nodesIn[row[1]];
+    }
+    auto curve = Rows(out + "/curve.csv");
+    ASSERT_EQ(curve.size(), 4u); // rounds 0, 2, 4, 6
+    for (const auto& row : curve)
+    {
+        if (row[0] == "0")
+        {
+            continue;
+        }
+        ASSERT_EQ(nodesIn[row[0]], 16);
+        EXPECT_NEAR(std::stod(row[2]), bytesAfter[row[0]] / 16, 1.0) << "round " << row[0];
+    }
+    fs::remove_all(out);
+}
+
+// A network that cannot carry the messages ends the run with an error, not a hang.
+TEST(Failure, AStalledNetworkEndsWithAClearError)
+{
+    std::string out = Folder("stalled");
+    std::string output;
+    int status = RunCommand(kRun + kSmall
+                                + " --rounds=3 --link.bandwidth=1kbps"
+                                  " --run.stall_timeout=120s --out="
+                                + out,
+                            output);
+    EXPECT_EQ(status, 1) << output;
+    EXPECT_NE(output.find("run stopped at"), std::string::npos) << output;
+    EXPECT_NE(output.find("learner"), std::string::npos) << output;
+    EXPECT_FALSE(fs::exists(out + "/summary.json"));
+    EXPECT_FALSE(fs::exists(out + "/.lock"));
+    // A limit on simulated time does the same.
+    status = RunCommand(kRun + kSmall + " --rounds=50 --run.time_limit=0.5s --out=" + out, output);
+    EXPECT_EQ(status, 1) << output;
+    EXPECT_NE(output.find("run.time_limit"), std::string::npos) << output;
+    fs::remove_all(out);
+}
+
+// A lock left by a process that is gone, or whose pid now belongs to another process, does not
+// block the folder; a folder that cannot be created says why.
+TEST(Failure, StaleLocksAreTakenOverAndFolderErrorsSayWhy)
+{
+    std::string out = Folder("lock");
+    fs::create_directories(out);
+    // pid 1 is alive, but it did not take this lock (its start time differs).
+    std::ofstream(out + "/.lock") << "1 123456789\n";
+    std::string output;
+    ASSERT_EQ(RunCommand(kRun + kSmall + " --rounds=1 --out=" + out, output), 0) << output;
+    // A live lock does block.
+    std::ifstream stat("/proc/self/stat");
+    std::ofstream(out + "/.lock") << ::getpid() << " 0\n";
+    EXPECT_EQ(RunCommand(kRun + kSmall + " --rounds=1 --out=" + out, output), 2);
+    EXPECT_NE(output.find("is being written by process"), std::string::npos) << output;
+    fs::remove_all(out);
+    EXPECT_EQ(RunCommand(kRun + kSmall + " --rounds=1 --out=/etc/hostname/run", output), 1);
+    EXPECT_NE(output.find("Not a directory"), std::string::npos) << output;
+}
+
+// A killed grid (SIGKILL, no chance to clean up) takes its runs with it; run again, it
+// completes every point with the results a clean run gives.
+TEST(Failure, AKilledGridResumesToCompleteCorrectResults)
+{
+    std::string out = Folder("killed");
+    std::string clean = Folder("clean");
+    const std::string grid = kSmall + " --rounds=30 --seed='1, 2, 3' -j 2";
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0)
+    {
+        std::string command = "exec " + kRun + grid + " --out=" + out + " > /dev/null 2>&1";
+        execl("/bin/sh", "sh", "-c", command.c_str(), nullptr);
+        _exit(127);
+    }
+    for (int i = 0; i < 500 && !fs::exists(out + "/seed=1/rounds.csv.partial"); ++i)
+    {
+        usleep(10000);
+    }
+    usleep(100000);
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    usleep(300000); // the children get SIGTERM from the kernel when their parent dies
+    std::string output;
+    ASSERT_EQ(RunCommand(kRun + grid + " --out=" + out, output), 0) << output;
+    ASSERT_EQ(RunCommand(kRun + grid + " --out=" + clean, output), 0) << output;
+    for (const char* seed : {"seed=1", "seed=2", "seed=3"})
+    {
+        for (const char* file : {"rounds.csv", "eval.csv", "curve.csv"})
+        {
+            EXPECT_EQ(ReadWholeFile(out + "/" + seed + "/" + file),
+                      ReadWholeFile(clean + "/" + seed + "/" + file))
+                << seed << " " << file;
+        }
+    }
+    fs::remove_all(out);
+    fs::remove_all(clean);
+}
+
+// A grid checks every point before it starts any: a bad value in the last point stops it at
+// once, and nothing runs.
+TEST(Failure, AGridChecksEveryPointBeforeRunningAny)
+{
+    std::string out = Folder("gridcheck");
+    std::string output;
+    EXPECT_EQ(RunCommand(kRun + kSmall + " --rounds=2 --link.bandwidth='10Mbps, fast' --out=" + out,
+                         output),
+              2);
+    EXPECT_NE(output.find("link.bandwidth"), std::string::npos) << output;
+    EXPECT_FALSE(fs::exists(out + "/link.bandwidth=10Mbps/rounds.csv.partial"));
+    EXPECT_FALSE(fs::exists(out + "/link.bandwidth=10Mbps/summary.json"));
+    fs::remove_all(out);
+}
+
+// A node with fewer samples than batch_size trains on all of them and is charged for what it
+// computed, and the log says so.
+TEST(Failure, SmallPartitionsAreChargedForWhatTheyCompute)
+{
+    std::string out = Folder("batch");
+    std::string output;
+    ASSERT_EQ(RunCommand(kRun + kSmall
+                             + " --rounds=1 --batch_size=100 --compute.model=flops"
+                               " --out="
+                             + out,
+                         output),
+              0)
+        << output;
+    EXPECT_NE(output.find("fewer than batch_size 100"), std::string::npos) << output;
+    // Logistic regression is 47,040 FLOP per sample, 3 steps on a 10 GFLOP/s device, on all of
+    // the node's samples (about 75 of the 300).
+    std::map<std::string, double> samples;
+    for (const auto& row : Rows(out + "/partition.csv"))
+    {
+        samples[row[0]] = std::stod(row[1]);
+    }
+    auto rows = Rows(out + "/rounds.csv");
+    ASSERT_EQ(rows.size(), 4u);
+    for (const auto& row : rows)
+    {
+        ASSERT_LT(samples[row[0]], 100);
+        EXPECT_NEAR(std::stod(row[3]), 3 * samples[row[0]] * 47040.0 / 10e9, 1e-9) << row[0];
+    }
+    fs::remove_all(out);
+}
+
+} // namespace
+} // namespace ns3
