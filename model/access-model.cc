@@ -53,16 +53,25 @@ AccessModel::AssignStreams(int64_t stream)
     return 3;
 }
 
+void
+AccessModel::CheckRange(const std::string& what, double value, bool isRate)
+{
+    // ns-3's DataRate is a whole number of bit/s, and its Time overflows past about 292 years.
+    if (isRate ? !(value >= 1.0 && value <= 1e15) : !(value >= 0.0 && value <= 1e6))
+    {
+        throw ConfigValueError(
+            what + (isRate ? " is outside 1 bit/s to 1e15 bit/s" : " is outside 0 to 1e6 s"));
+    }
+}
+
 double
 AccessModel::DrawOne(const Quantity& q, const std::string& key, uint32_t host, bool isRate)
 {
     double value = q.random ? q.random->GetValue() * q.scale : q.fixed;
-    if (!std::isfinite(value) || (isRate ? !(value > 0.0) : !(value >= 0.0)))
-    {
-        throw ConfigValueError(key + ": drew " + std::to_string(value) + " for host "
-                               + std::to_string(host)
-                               + (isRate ? " (must be positive)" : " (must not be negative)"));
-    }
+    CheckRange(key + ": " + std::to_string(value) + (q.random ? " drawn" : "") + " for host "
+                   + std::to_string(host),
+               value,
+               isRate);
     return value;
 }
 
@@ -104,6 +113,9 @@ AccessModel::ReadFile(uint32_t hosts) const
         links[h].upBps = ParseDataRateBps(row.where, row.fields[1]);
         links[h].downBps = ParseDataRateBps(row.where, row.fields[2]);
         links[h].latencySeconds = ParseSeconds(row.where, row.fields[3]);
+        CheckRange(row.where + ": uplink " + row.fields[1], links[h].upBps, true);
+        CheckRange(row.where + ": downlink " + row.fields[2], links[h].downBps, true);
+        CheckRange(row.where + ": latency " + row.fields[3], links[h].latencySeconds, false);
     }
     for (uint32_t h = 0; h < hosts; ++h)
     {

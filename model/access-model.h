@@ -58,6 +58,8 @@ class AccessModel
 
     static Quantity Parse(const std::string& key, const std::string& text, bool isRate);
     static double DrawOne(const Quantity& q, const std::string& key, uint32_t host, bool isRate);
+    /// Throws ConfigValueError unless a rate is 1 bit/s to 1e15 bit/s, a latency 0 to 1e6 s.
+    static void CheckRange(const std::string& what, double value, bool isRate);
     std::vector<AccessLink> ReadFile(uint32_t hosts) const;
 
     Quantity m_up;

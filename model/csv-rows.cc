@@ -5,14 +5,60 @@
 
 #include "random-variable-spec.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 namespace ns3
 {
+
+namespace
+{
+
+/// Limits that keep a hostile or mistaken file from exhausting memory.
+constexpr uint64_t kMaxCsvLines = 10000000;
+// Wide enough for a latency matrix of thousands of regions.
+constexpr size_t kMaxCsvLineLength = size_t(1) << 20;
+
+bool
+NextCsvLine(std::istream& in, std::string& line, const std::string& where)
+{
+    LineRead read = ReadBoundedLine(in, line, kMaxCsvLineLength);
+    if (read == LineRead::TooLong)
+    {
+        throw ConfigValueError(where + ": line longer than " + std::to_string(kMaxCsvLineLength)
+                               + " characters");
+    }
+    return read == LineRead::Line;
+}
+
+} // namespace
+
+LineRead
+ReadBoundedLine(std::istream& in, std::string& line, size_t maxLength)
+{
+    line.clear();
+    std::streambuf* buffer = in.rdbuf();
+    int c = buffer->sbumpc();
+    if (c == std::char_traits<char>::eof())
+    {
+        return LineRead::End;
+    }
+    while (c != std::char_traits<char>::eof() && c != '\n')
+    {
+        if (line.size() >= maxLength)
+        {
+            return LineRead::TooLong;
+        }
+        line.push_back(static_cast<char>(c));
+        c = buffer->sbumpc();
+    }
+    return LineRead::Line;
+}
 
 std::vector<CsvRow>
 ReadCsvRows(const std::string& key,
@@ -20,7 +66,12 @@ ReadCsvRows(const std::string& key,
             const std::string& headerFirstField,
             size_t columns)
 {
-    std::ifstream in(path);
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+    {
+        throw ConfigValueError(key + ": cannot read " + path + ": it is a directory");
+    }
+    std::ifstream in(path, std::ios::binary);
     if (!in)
     {
         throw ConfigValueError(key + ": cannot open " + path);
@@ -28,15 +79,19 @@ ReadCsvRows(const std::string& key,
     std::vector<CsvRow> rows;
     std::string line;
     bool first = true;
-    for (uint64_t lineNo = 1; std::getline(in, line); ++lineNo)
+    for (uint64_t lineNo = 1;; ++lineNo)
     {
-        if (lineNo > 10000000)
+        CsvRow row;
+        row.where = key + " " + path + ":" + std::to_string(lineNo);
+        if (!NextCsvLine(in, line, row.where))
+        {
+            break;
+        }
+        if (lineNo > kMaxCsvLines)
         {
             throw ConfigValueError(key + " " + path + ": more than 10 million lines");
         }
         line = line.substr(0, line.find('#'));
-        CsvRow row;
-        row.where = key + " " + path + ":" + std::to_string(lineNo);
         std::stringstream ss(line);
         for (std::string f; std::getline(ss, f, ',');)
         {
@@ -72,30 +127,41 @@ ReadCsvRows(const std::string& key,
 uint64_t
 ParseIndex(const std::string& where, const std::string& text, uint64_t max)
 {
-    if (text.empty() || text.size() > 19
-        || text.find_first_not_of("0123456789") != std::string::npos)
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
     {
         throw ConfigValueError(where + ": expected a whole number, got '" + text + "'");
     }
-    uint64_t value = std::stoull(text);
-    if (value > max)
+    // Leading zeros do not count; 19 digits always fit in 64 bits, 20 may not.
+    size_t first = std::min(text.find_first_not_of('0'), text.size());
+    if (text.size() - first > 19 || std::stoull(text) > max)
     {
         throw ConfigValueError(where + ": " + text + " is out of range (at most "
                                + std::to_string(max) + ")");
     }
-    return value;
+    return std::stoull(text);
 }
 
 double
 ParseNumber(const std::string& where, const std::string& text, double min, double max)
 {
+    // Decimal notation only: strtod would also take leading blanks, hexadecimal ("0x1p4"),
+    // "inf" and "nan".
+    if (text.empty() || text.find_first_not_of("0123456789+-.eE") != std::string::npos)
+    {
+        throw ConfigValueError(where + ": expected a number, got '" + text + "'");
+    }
     errno = 0;
     char* end = nullptr;
     double value = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE
-        || !std::isfinite(value))
+    if (end != text.c_str() + text.size())
     {
         throw ConfigValueError(where + ": expected a number, got '" + text + "'");
+    }
+    // ERANGE with a tiny result is an underflow, which the range check below judges; a huge
+    // result is an overflow.
+    if ((errno == ERANGE && std::fabs(value) > 1.0) || !std::isfinite(value))
+    {
+        throw ConfigValueError(where + ": " + text + " is too large (beyond 1.8e308)");
     }
     if (value < min || value > max)
     {

@@ -7,6 +7,7 @@
 #define DLSIM_CSV_ROWS_H
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,20 @@ std::vector<CsvRow> ReadCsvRows(const std::string& key,
                                 const std::string& path,
                                 const std::string& headerFirstField,
                                 size_t columns);
+
+/// What ReadBoundedLine found.
+enum class LineRead
+{
+    Line,    ///< a line (its end-of-line character removed)
+    End,     ///< the end of the input
+    TooLong, ///< a line longer than allowed: not a file of this kind, or a hostile one
+};
+
+/**
+ * Read the next line of `in` into `line`, at most `maxLength` characters, so that a file without
+ * line breaks cannot fill memory. The shared reader of every line-based format.
+ */
+LineRead ReadBoundedLine(std::istream& in, std::string& line, size_t maxLength);
 
 /// A whole number in [0, max]; throws ConfigValueError naming `where` otherwise.
 uint64_t ParseIndex(const std::string& where, const std::string& text, uint64_t max);

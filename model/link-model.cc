@@ -3,15 +3,68 @@
  */
 #include "link-model.h"
 
+#include "csv-rows.h"
 #include "random-variable-spec.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 namespace ns3
 {
+
+namespace
+{
+
+/// Longer lines are not link files; refusing them keeps a hostile file from filling memory.
+constexpr size_t kMaxLinkLineLength = 4096;
+// ns-3's DataRate is a whole number of bit/s: below 1 bit/s it would be 0, which a device cannot
+// send at, and far above any real link it no longer fits.
+constexpr double kMinFileBandwidthBps = 1.0;
+constexpr double kMaxFileBandwidthBps = 1e15;
+// A one-way latency of more than 11 days is a unit mistake; much larger ones overflow ns-3's
+// time.
+constexpr double kMaxFileLatencySeconds = 1e6;
+
+/// The next line of `in` without its end of line; false at the end of the file. Throws
+/// ConfigValueError naming `where` for a line longer than kMaxLinkLineLength.
+bool
+NextLinkLine(std::istream& in, std::string& line, const std::string& where)
+{
+    LineRead read = ReadBoundedLine(in, line, kMaxLinkLineLength);
+    if (read == LineRead::TooLong)
+    {
+        throw ConfigValueError(where + ": line longer than " + std::to_string(kMaxLinkLineLength)
+                               + " characters (is this a link file?)");
+    }
+    return read == LineRead::Line;
+}
+
+/// A learner number: decimal digits only and at most UINT32_MAX, never cut down to fit.
+bool
+ParseLinkNode(const std::string& text, uint32_t& node)
+{
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+    {
+        return false;
+    }
+    size_t first = std::min(text.find_first_not_of('0'), text.size());
+    if (text.size() - first > 10)
+    {
+        return false;
+    }
+    uint64_t value = std::stoull(text);
+    if (value > UINT32_MAX)
+    {
+        return false;
+    }
+    node = static_cast<uint32_t>(value);
+    return true;
+}
+
+} // namespace
 
 LinkModel::LinkModel(const std::string& bandwidth, const std::string& latency)
 {
@@ -93,20 +146,29 @@ LinkModel::Draw(const std::vector<std::pair<uint32_t, uint32_t>>& links) const
 std::vector<LinkParameters>
 LinkModel::ReadFile(const std::vector<std::pair<uint32_t, uint32_t>>& links) const
 {
-    std::ifstream in(m_file);
+    std::error_code ec;
+    if (std::filesystem::is_directory(m_file, ec))
+    {
+        throw ConfigValueError("link.file: cannot read " + m_file + ": it is a directory");
+    }
+    std::ifstream in(m_file, std::ios::binary);
     if (!in)
     {
         throw ConfigValueError("link.file: cannot open " + m_file);
     }
     std::map<std::pair<uint32_t, uint32_t>, LinkParameters> listed;
     std::string line;
-    for (int lineNo = 1; std::getline(in, line); ++lineNo)
+    for (uint64_t lineNo = 1;; ++lineNo)
     {
-        line = line.substr(0, line.find('#'));
         std::string where = "link.file " + m_file + ":" + std::to_string(lineNo);
+        if (!NextLinkLine(in, line, where))
+        {
+            break;
+        }
+        line = line.substr(0, line.find('#'));
         std::vector<std::string> fields;
         std::stringstream ss(line);
-        for (std::string f; std::getline(ss, f, ',');)
+        for (std::string f; fields.size() <= 4 && std::getline(ss, f, ',');)
         {
             f.erase(0, f.find_first_not_of(" \t\r"));
             f.erase(f.find_last_not_of(" \t\r") + 1);
@@ -125,29 +187,35 @@ LinkModel::ReadFile(const std::vector<std::pair<uint32_t, uint32_t>>& links) con
             throw ConfigValueError(where + ": expected u,v,bandwidth,latency");
         }
         LinkParameters p;
-        try
+        uint32_t u;
+        uint32_t v;
+        if (!ParseLinkNode(fields[0], u) || !ParseLinkNode(fields[1], v))
         {
-            long u = std::stol(fields[0]);
-            long v = std::stol(fields[1]);
-            if (u < 0 || v < 0)
-            {
-                throw std::out_of_range("negative");
-            }
-            p.u = static_cast<uint32_t>(std::min(u, v));
-            p.v = static_cast<uint32_t>(std::max(u, v));
+            throw ConfigValueError(where + ": node numbers from 0 to " + std::to_string(UINT32_MAX)
+                                   + " expected, got '" + fields[0] + "," + fields[1] + "'");
         }
-        catch (const std::logic_error&)
-        {
-            throw ConfigValueError(where + ": node numbers expected, got '" + fields[0] + ","
-                                   + fields[1] + "'");
-        }
+        p.u = std::min(u, v);
+        p.v = std::max(u, v);
         p.bandwidthBps = ParseDataRateBps(where, fields[2]);
+        if (p.bandwidthBps < kMinFileBandwidthBps || p.bandwidthBps > kMaxFileBandwidthBps)
+        {
+            throw ConfigValueError(where + ": bandwidth " + fields[2]
+                                   + " is outside 1 bit/s to 1e15 bit/s");
+        }
         p.latencySeconds = ParseSeconds(where, fields[3]);
+        if (!(p.latencySeconds >= 0.0) || p.latencySeconds > kMaxFileLatencySeconds)
+        {
+            throw ConfigValueError(where + ": latency " + fields[3] + " is outside 0 s to 1e6 s");
+        }
         if (!listed.emplace(std::make_pair(p.u, p.v), p).second)
         {
             throw ConfigValueError(where + ": link " + fields[0] + "-" + fields[1]
                                    + " listed twice");
         }
+    }
+    if (in.bad())
+    {
+        throw ConfigValueError("link.file: error reading " + m_file);
     }
     std::vector<LinkParameters> result;
     for (const auto& link : links)

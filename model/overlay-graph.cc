@@ -3,7 +3,10 @@
  */
 #include "overlay-graph.h"
 
+#include "csv-rows.h"
+
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -344,45 +347,103 @@ MakeCompleteGraph(uint32_t nodes)
     return graph;
 }
 
+namespace
+{
+
+/// Longer lines are not edge lists; refusing them keeps a hostile file from filling memory.
+constexpr size_t kMaxEdgeListLineLength = 4096;
+
+/**
+ * The next line of `in` into `line`, without its end of line; false at the end of the file.
+ * Throws TopologyError naming `where` for a line longer than kMaxEdgeListLineLength.
+ */
+bool
+NextEdgeListLine(std::istream& in, std::string& line, const std::string& where)
+{
+    LineRead read = ReadBoundedLine(in, line, kMaxEdgeListLineLength);
+    if (read == LineRead::TooLong)
+    {
+        throw TopologyError(where + ": line longer than " + std::to_string(kMaxEdgeListLineLength)
+                            + " characters (is this an edge-list file?)");
+    }
+    return read == LineRead::Line;
+}
+
+/// A node number: decimal digits only, and below `nodes`; throws TopologyError naming `where`.
+uint32_t
+ParseNode(const std::string& where, const std::string& text, uint32_t nodes)
+{
+    if (text.find_first_not_of("0123456789") != std::string::npos)
+    {
+        throw TopologyError(where + ": expected two node numbers 'u v', got '" + text + "'"
+                            + (text[0] == '-' ? " (node numbers cannot be negative)" : ""));
+    }
+    // Leading zeros do not count; more than 10 digits is beyond any uint32_t.
+    size_t first = std::min(text.find_first_not_of('0'), text.size());
+    uint64_t value = text.size() - first > 10 ? UINT64_MAX : std::stoull(text);
+    if (value >= nodes)
+    {
+        throw TopologyError(where + ": node " + text + " is outside "
+                            + (nodes == 0 ? std::string("the empty topology (0 nodes)")
+                                          : "0.." + std::to_string(nodes - 1)));
+    }
+    return static_cast<uint32_t>(value);
+}
+
+} // namespace
+
 OverlayGraph
 ReadEdgeListGraph(const std::string& path, uint32_t nodes, bool directed, bool requireConnected)
 {
-    std::ifstream in(path);
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+    {
+        throw TopologyError("cannot read edge-list file " + path + ": it is a directory");
+    }
+    std::ifstream in(path, std::ios::binary);
     if (!in)
     {
         throw TopologyError("cannot open edge-list file " + path);
     }
     OverlayGraph graph(nodes, directed);
     std::string line;
-    for (int lineNo = 1; std::getline(in, line); ++lineNo)
+    for (uint64_t lineNo = 1;; ++lineNo)
     {
+        const std::string where = path + ":" + std::to_string(lineNo);
+        if (!NextEdgeListLine(in, line, where))
+        {
+            break;
+        }
         line = line.substr(0, line.find('#'));
         std::replace(line.begin(), line.end(), ',', ' ');
         std::istringstream fields(line);
-        long long u;
-        long long v;
-        std::string rest;
-        if (!(fields >> u))
+        std::vector<std::string> words;
+        for (std::string word; words.size() < 3 && fields >> word;)
         {
-            if (line.find_first_not_of(" \t\r") == std::string::npos)
-            {
-                continue;
-            }
-            throw TopologyError(path + ":" + std::to_string(lineNo) + ": expected 'u v'");
+            words.push_back(word);
         }
-        if (!(fields >> v) || (fields >> rest) || u < 0 || v < 0)
+        if (words.empty())
         {
-            throw TopologyError(path + ":" + std::to_string(lineNo)
-                                + ": expected two node numbers 'u v'");
+            continue;
         }
+        if (words.size() != 2)
+        {
+            throw TopologyError(where + ": expected two node numbers 'u v'");
+        }
+        uint32_t u = ParseNode(where, words[0], nodes);
+        uint32_t v = ParseNode(where, words[1], nodes);
         try
         {
-            graph.AddEdge(static_cast<uint32_t>(u), static_cast<uint32_t>(v));
+            graph.AddEdge(u, v);
         }
         catch (const TopologyError& e)
         {
-            throw TopologyError(path + ":" + std::to_string(lineNo) + ": " + e.what());
+            throw TopologyError(where + ": " + e.what());
         }
+    }
+    if (in.bad())
+    {
+        throw TopologyError("error reading edge-list file " + path);
     }
     if (requireConnected && !graph.IsConnected())
     {

@@ -61,7 +61,9 @@ ParsePlainNumber(const std::string& text, double& value)
     char* end = nullptr;
     errno = 0;
     value = std::strtod(text.c_str(), &end);
-    return *end == '\0' && errno != ERANGE && std::isfinite(value);
+    // `end` must reach the real end: a NUL byte in the text would otherwise end it early, and a
+    // field "\0..." would read as 0.
+    return end == text.c_str() + text.size() && errno != ERANGE && std::isfinite(value);
 }
 
 /**

@@ -5,6 +5,9 @@
  * Runs a scenario and writes its run directory; a scenario with grid axes runs every point,
  * N at a time in separate processes, skipping points already complete.
  */
+#include "dataset.h"
+#include "overlay-graph.h"
+#include "random-variable-spec.h"
 #include "result-files.h"
 #include "results-plots.h"
 #include "run-folder.h"
@@ -75,6 +78,19 @@ InstallFailureHandlers()
             ::_exit(1); // the grid was already gone
         }
     }
+}
+
+/**
+ * 2 for input that cannot run (a key, a value, a file of the scenario's), 1 for a run that
+ * could not be carried out or stopped on an error (writing results, a stalled network).
+ */
+int
+ExitStatusFor(const std::exception& e)
+{
+    const bool badInput
+        = dynamic_cast<const ScenarioError*>(&e) || dynamic_cast<const ConfigValueError*>(&e)
+          || dynamic_cast<const TopologyError*>(&e) || dynamic_cast<const DatasetError*>(&e);
+    return badInput ? 2 : 1;
 }
 
 /// Create a folder, or say why not (e.g. permission denied).
@@ -447,7 +463,7 @@ main(int argc, char** argv)
         catch (const std::exception& e)
         {
             std::cerr << "dlsim: error: " << e.what() << std::endl;
-            return 1;
+            return ExitStatusFor(e);
         }
     }
     for (int i = 1; i < argc; ++i)
@@ -547,14 +563,9 @@ main(int argc, char** argv)
         }
         return RunGrid(config, points, jobs);
     }
-    catch (const ScenarioError& e)
-    {
-        std::cerr << "dlsim: error: " << e.what() << std::endl;
-        return 2;
-    }
     catch (const std::exception& e)
     {
         std::cerr << "dlsim: error: " << e.what() << std::endl;
-        return 1;
+        return ExitStatusFor(e);
     }
 }

@@ -187,6 +187,27 @@ StripDashes(const std::string& s)
     return s.substr(i);
 }
 
+/// A value as a message can show it: control characters (a NUL would end the message early) as
+/// \xNN.
+std::string
+Shown(const std::string& text)
+{
+    std::string out;
+    for (unsigned char c : text)
+    {
+        if (c < 0x20 || c == 0x7f)
+        {
+            const char* hex = "0123456789abcdef";
+            out += std::string("\\x") + hex[c >> 4] + hex[c & 0xf];
+        }
+        else
+        {
+            out.push_back(static_cast<char>(c));
+        }
+    }
+    return out;
+}
+
 /// A bound for messages: 1e-09 rather than std::to_string's 0.000000.
 std::string
 FormatBound(double value)
@@ -264,7 +285,17 @@ ScenarioConfig::Load(const std::string& file, const std::vector<std::string>& ov
         }
         try
         {
-            po::store(po::parse_config_file(in, desc, false), vm);
+            po::parsed_options parsed = po::parse_config_file(in, desc, false);
+            std::map<std::string, int> seen;
+            for (const auto& option : parsed.options)
+            {
+                if (++seen[option.string_key] == 2)
+                {
+                    throw ScenarioError("scenario file " + file + ": key '" + option.string_key
+                                        + "' is given more than once");
+                }
+            }
+            po::store(parsed, vm);
         }
         catch (const po::error& e)
         {
@@ -309,7 +340,7 @@ ScenarioConfig::GetUint(const std::string& key, uint64_t min, uint64_t max) cons
     {
         throw ScenarioError(key + ": expected a whole number from " + std::to_string(min)
                             + (max == UINT64_MAX ? " up" : " to " + std::to_string(max)) + ", got '"
-                            + text + "'");
+                            + Shown(text) + "'");
     }
     return v;
 }
@@ -322,7 +353,7 @@ ScenarioConfig::GetDouble(const std::string& key, double min, double max) const
     if (!ParseDecimal(text, v) || v < min || v > max)
     {
         throw ScenarioError(key + ": expected a number from " + FormatBound(min) + " to "
-                            + FormatBound(max) + ", got '" + text + "'");
+                            + FormatBound(max) + ", got '" + Shown(text) + "'");
     }
     return v;
 }
@@ -404,7 +435,7 @@ ScenarioConfig::GetDoubleList(const std::string& key, double min, double max) co
         if (!ParseDecimal(item, v) || v < min || v > max)
         {
             throw ScenarioError(key + ": expected numbers from " + FormatBound(min) + " to "
-                                + FormatBound(max) + ", got '" + item + "'");
+                                + FormatBound(max) + ", got '" + Shown(item) + "'");
         }
         values.push_back(v);
     }

@@ -263,6 +263,11 @@ ReadPlan(const ScenarioConfig& c)
     {
         plan.segmentSize = mtu - 52; // IPv4 20 + TCP 20 + timestamp option 12
     }
+    else if (plan.segmentSize < 64)
+    {
+        throw ScenarioError("tcp.segment_size: at least 64 bytes (or 0: from link.mtu), got "
+                            + std::to_string(plan.segmentSize));
+    }
     else if (plan.segmentSize > mtu - 52)
     {
         throw ScenarioError("tcp.segment_size " + std::to_string(plan.segmentSize)

@@ -399,51 +399,5 @@ TEST(Simulation, SameSeedGivesIdenticalResults)
     }
 }
 
-TEST(Simulation, BadInputIsRejectedWithTheKeyAndANonZeroExit)
-{
-    std::string out = TempDir("bad");
-    struct Case
-    {
-        std::string args;
-        std::string mentions;
-    };
-    for (const Case& c : std::vector<Case>{
-             {"--nodes=abc", "nodes"},
-             {"--bandwith=10Mbps", "bandwith"},
-             {"--link.bandwidth=fast", "link.bandwidth"},
-             {"--link.latency='ns3::UniformRandomVariable[Mn=1]'", "link.latency"},
-             {"--topology=torus", "topology"},
-             {"--nodes=7 --degree=3", "even"},
-             {"--topology=directed-ring", "directed"},
-             {"--dataset.path=/nonexistent", "dataset-fashion-mnist"},
-             {"/nonexistent/scenario.ini", "/nonexistent/scenario.ini"},
-             {"--network=mesh", "network"},
-             {"--link.queue=0p", "link.queue"},
-             {"--link.queue=10x", "link.queue"},
-             {"--link.queue_disc=red", "link.queue_disc"},
-             {"--link.loss=1.5", "link.loss"},
-             {"--network=access --access.up=fast", "access.up"},
-             {"--network=access --access.file=/nonexistent.csv", "access.file"},
-             {"--network=access --core.bandwidth=zero", "core.bandwidth"},
-             {"--network=regions --regions.count=9", "regions.count"},
-             {"--network=regions --regions.latency=/nonexistent.csv", "regions.latency"},
-             {"--network=file", "underlay.file"},
-             {"--network=file --underlay.file=/nonexistent.inet", "/nonexistent.inet"},
-             {"--network=access --trace.file=/nonexistent.csv", "/nonexistent.csv"},
-             {"--network=direct --trace.file=" DLSIM_SOURCE_DIR "/scenarios/traces/uplink-steps.csv",
-              "trace.links"},
-             {"--cross.traffic=flood", "cross.traffic"},
-             {"--network=direct --cross.traffic=cbr", "cross.links"},
-         })
-    {
-        int status = 0;
-        std::string output = RunBinary(c.args + " --rounds=1 --out=" + out, &status);
-        EXPECT_NE(status, 0) << c.args;
-        EXPECT_NE(output.find(c.mentions), std::string::npos) << c.args << ": " << output;
-        EXPECT_NE(output.find("error"), std::string::npos) << c.args << ": " << output;
-    }
-    std::filesystem::remove_all(out);
-}
-
 } // namespace
 } // namespace ns3

@@ -3,7 +3,12 @@
  */
 #include "idx-reader.h"
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <system_error>
 #include <zlib.h>
 
 namespace ns3
@@ -19,6 +24,14 @@ const char* kHowToGetData = "install Debian's package dataset-fashion-mnist (apt
 // Fashion-MNIST's training-set pixel statistics after scaling to [0, 1].
 constexpr float kFashionMnistMean = 0.2860f;
 constexpr float kFashionMnistStd = 0.3530f;
+
+// The header's dimensions are only a claim: data is read in pieces of this size and the array
+// grows with what really arrives, so a short file never makes the reader allocate what the header
+// announces.
+constexpr size_t kReadChunkBytes = size_t(1) << 20;
+// Far more data than any IDX dataset this reader is meant for (Fashion-MNIST's training images
+// are 47 MB); a larger announced size is rejected before anything is read.
+constexpr uint64_t kMaxIdxDataBytes = uint64_t(1) << 32;
 
 /// RAII wrapper so every error path closes the file.
 class GzFile
@@ -40,6 +53,29 @@ class GzFile
     bool IsOpen() const
     {
         return m_file != nullptr;
+    }
+
+    /// True when the file is not gzipped and zlib passes its bytes through unchanged.
+    bool IsDirect()
+    {
+        return gzdirect(m_file) == 1;
+    }
+
+    /// zlib's description of the last error, for messages (without the path zlib puts first).
+    std::string ErrorMessage(const std::string& path)
+    {
+        int code = Z_OK;
+        const char* message = gzerror(m_file, &code);
+        if (code == Z_ERRNO)
+        {
+            return std::strerror(errno);
+        }
+        std::string text = message && *message ? message : "unknown error";
+        if (text.rfind(path + ": ", 0) == 0)
+        {
+            text.erase(0, path.size() + 2);
+        }
+        return text;
     }
 
     /// Read up to n bytes; returns how many were read, or -1 on a stream error.
@@ -100,7 +136,13 @@ ReadIdxFile(const std::string& path)
         throw DatasetError("cannot open IDX file " + path + ": " + kHowToGetData);
     }
     uint8_t magic[4];
-    if (file.Read(magic, 4) != 4)
+    long gotMagic = file.Read(magic, 4);
+    if (gotMagic < 0)
+    {
+        throw DatasetError("IDX file " + path + " is unreadable or corrupt ("
+                           + file.ErrorMessage(path) + "): " + kHowToGetData);
+    }
+    if (gotMagic != 4)
     {
         throw DatasetError("IDX file " + path + " is truncated (no header): " + kHowToGetData);
     }
@@ -110,7 +152,7 @@ ReadIdxFile(const std::string& path)
                            + " is not an IDX file of unsigned bytes (bad magic number)");
     }
     IdxArray result;
-    size_t count = 1;
+    std::string shape; // "4000000 x 28 x 28", for messages
     for (int d = 0; d < magic[3]; ++d)
     {
         uint8_t b[4];
@@ -122,21 +164,82 @@ ReadIdxFile(const std::string& path)
         uint32_t dim = (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8)
                        | uint32_t(b[3]);
         result.dims.push_back(dim);
+        shape += (shape.empty() ? "" : " x ") + std::to_string(dim);
+    }
+    // The product of four 32-bit dimensions can overflow 64 bits: check before multiplying.
+    uint64_t count = 1;
+    if (std::find(result.dims.begin(), result.dims.end(), 0u) != result.dims.end())
+    {
+        count = 0;
+    }
+    for (uint32_t dim : result.dims)
+    {
+        if (count != 0 && count > kMaxIdxDataBytes / dim)
+        {
+            throw DatasetError("IDX file " + path + " has an impossible header: its dimensions "
+                               + shape + " make more than " + std::to_string(kMaxIdxDataBytes)
+                               + " bytes of data, the most this reader loads");
+        }
         count *= dim;
     }
-    result.data.resize(count);
-    long got = file.Read(result.data.data(), count);
-    if (got < 0)
+    std::string announces
+        = "its header announces " + shape + " = " + std::to_string(count) + " bytes of data";
+    const uint64_t headerBytes = 4 + 4 * uint64_t(magic[3]);
+    const bool plain = file.IsDirect();
+    const std::string holds = plain ? " but it holds " : " but decompressed it holds ";
+    bool sizeChecked = false;
+    if (plain)
     {
-        throw DatasetError("IDX file " + path
-                           + " is corrupt (decompression failed): " + kHowToGetData);
+        // A plain file: its size says at once whether the data is all there.
+        std::error_code ec;
+        uintmax_t size = std::filesystem::file_size(path, ec);
+        if (!ec && size >= headerBytes)
+        {
+            if (size - headerBytes < count)
+            {
+                throw DatasetError("IDX file " + path + " is truncated: " + announces + holds
+                                   + std::to_string(size - headerBytes) + "; " + kHowToGetData);
+            }
+            sizeChecked = true;
+        }
     }
-    if (static_cast<size_t>(got) != count)
+    // A gzipped file's real size is known only once it is decompressed: read and grow piece by
+    // piece, and stop at the first piece that comes up short. (A plain file whose size was
+    // checked above holds the data, so it can have its room at once.)
+    result.data.reserve(
+        static_cast<size_t>(sizeChecked ? count : std::min<uint64_t>(count, kReadChunkBytes)));
+    while (result.data.size() < count)
     {
-        throw DatasetError("IDX file " + path + " is truncated: its header announces "
-                           + std::to_string(count) + " bytes of data but it holds "
-                           + std::to_string(got) + "; " + kHowToGetData);
+        size_t old = result.data.size();
+        size_t want = static_cast<size_t>(std::min<uint64_t>(count - old, kReadChunkBytes));
+        result.data.resize(old + want);
+        long got = file.Read(result.data.data() + old, want);
+        if (got < 0)
+        {
+            throw DatasetError("IDX file " + path + " is corrupt (" + file.ErrorMessage(path)
+                               + "): " + kHowToGetData);
+        }
+        result.data.resize(old + static_cast<size_t>(got));
+        if (static_cast<size_t>(got) < want)
+        {
+            throw DatasetError("IDX file " + path + " is truncated: " + announces + holds
+                               + std::to_string(result.data.size()) + "; " + kHowToGetData);
+        }
     }
+    // Reading one byte more also makes zlib check the gzip trailer (CRC and length).
+    uint8_t extra;
+    long more = file.Read(&extra, 1);
+    if (more < 0)
+    {
+        throw DatasetError("IDX file " + path + " is corrupt (" + file.ErrorMessage(path)
+                           + "): " + kHowToGetData);
+    }
+    if (more > 0)
+    {
+        throw DatasetError("IDX file " + path + " is longer than its header says: " + announces
+                           + " and more follow");
+    }
+    result.data.shrink_to_fit();
     return result;
 }
 
@@ -153,6 +256,12 @@ LoadIdxPair(const std::string& directory, const std::string& prefix)
     if (images.dims.size() != 3)
     {
         throw DatasetError("IDX file " + imagesPath + " should hold 3-D images (N x H x W)");
+    }
+    if (images.dims[1] == 0 || images.dims[2] == 0)
+    {
+        throw DatasetError("IDX file " + imagesPath + " holds images of "
+                           + std::to_string(images.dims[1]) + " x " + std::to_string(images.dims[2])
+                           + " pixels; both sides must be at least 1");
     }
     if (labels.dims.size() != 1 || labels.dims[0] != images.dims[0])
     {

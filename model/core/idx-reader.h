@@ -24,8 +24,9 @@ struct IdxArray
 
 /**
  * Read an IDX file of unsigned bytes (type code 0x08). zlib reads gzipped and plain files alike.
- * Throws DatasetError naming the file when it is missing, not IDX, or shorter than its header
- * announces.
+ * Throws DatasetError naming the file when it is missing, not IDX, corrupt, shorter or longer
+ * than its header announces, or when the header announces more than 4 GiB of data. Memory grows
+ * with the data actually read, never with what the header claims.
  */
 IdxArray ReadIdxFile(const std::string& path);
 
