@@ -176,6 +176,9 @@ ScenarioKeys()
 namespace
 {
 
+/// Keys of ns-3 attributes: "ns3." and the attribute's full name.
+const std::string kNs3Prefix = "ns3.";
+
 std::string
 StripDashes(const std::string& s)
 {
@@ -255,9 +258,29 @@ ScenarioConfig::Load(const std::string& file, const std::vector<std::string>& ov
     po::variables_map vm;
     // Command-line values are stored first: po::store keeps the first value it sees for a key.
     std::vector<std::string> args;
+    std::map<std::string, std::string> ns3FromCommandLine;
     for (const auto& o : overrides)
     {
-        args.push_back("--" + StripDashes(o));
+        std::string arg = StripDashes(o);
+        // ns-3 attributes ("ns3.ns3::TcpSocketBase::MinRto=1s") are not dlsim keys: any
+        // attribute of any ns-3 type may be named, so they are taken aside here.
+        if (arg.rfind(kNs3Prefix, 0) == 0)
+        {
+            size_t eq = arg.find('=');
+            if (eq == std::string::npos)
+            {
+                throw ScenarioError("command line: " + arg + " needs a value (--" + arg
+                                    + "=VALUE)");
+            }
+            std::string name = arg.substr(kNs3Prefix.size(), eq - kNs3Prefix.size());
+            if (!ns3FromCommandLine.emplace(name, arg.substr(eq + 1)).second)
+            {
+                throw ScenarioError("command line: ns-3 attribute " + name
+                                    + " is given more than once");
+            }
+            continue;
+        }
+        args.push_back("--" + arg);
     }
     try
     {
@@ -285,7 +308,7 @@ ScenarioConfig::Load(const std::string& file, const std::vector<std::string>& ov
         }
         try
         {
-            po::parsed_options parsed = po::parse_config_file(in, desc, false);
+            po::parsed_options parsed = po::parse_config_file(in, desc, true);
             std::map<std::string, int> seen;
             for (const auto& option : parsed.options)
             {
@@ -294,6 +317,16 @@ ScenarioConfig::Load(const std::string& file, const std::vector<std::string>& ov
                     throw ScenarioError("scenario file " + file + ": key '" + option.string_key
                                         + "' is given more than once");
                 }
+                if (!option.unregistered)
+                {
+                    continue;
+                }
+                if (option.string_key.rfind(kNs3Prefix, 0) != 0 || option.value.empty())
+                {
+                    throw ScenarioError("scenario file " + file + ": unrecognised option '"
+                                        + option.string_key + "'");
+                }
+                config.m_ns3[option.string_key.substr(kNs3Prefix.size())] = option.value[0];
             }
             po::store(parsed, vm);
         }
@@ -301,6 +334,10 @@ ScenarioConfig::Load(const std::string& file, const std::vector<std::string>& ov
         {
             throw ScenarioError("scenario file " + file + ": " + e.what());
         }
+    }
+    for (const auto& [name, value] : ns3FromCommandLine)
+    {
+        config.m_ns3[name] = value; // the command line wins over the file
     }
     for (const auto& key : ScenarioKeys())
     {
@@ -481,6 +518,25 @@ ScenarioConfig::WriteIni(std::ostream& out) const
         }
         out << key.name.substr(dot + 1) << " = " << m_values.at(key.name) << "\n";
     }
+    if (!m_ns3.empty())
+    {
+        out << "\n[ns3]\n";
+        for (const auto& [name, value] : m_ns3)
+        {
+            out << name << " = " << value << "\n";
+        }
+    }
+}
+
+} // namespace ns3
+
+namespace ns3
+{
+
+const std::map<std::string, std::string>&
+ScenarioConfig::GetNs3Attributes() const
+{
+    return m_ns3;
 }
 
 } // namespace ns3

@@ -63,11 +63,18 @@ class ScenarioConfig
 
     void Set(const std::string& key, const std::string& value);
 
+    /**
+     * ns-3 attribute defaults the scenario sets: section [ns3] of the file ("ns3::TcpSocketBase::
+     * MinRto = 1s") or "--ns3.ns3::TcpSocketBase::MinRto=1s" on the command line, by full name.
+     */
+    const std::map<std::string, std::string>& GetNs3Attributes() const;
+
     /// Write every key with its resolved value as an INI file that Load reads back.
     void WriteIni(std::ostream& out) const;
 
   private:
     std::map<std::string, std::string> m_values;
+    std::map<std::string, std::string> m_ns3;
 };
 
 } // namespace ns3

@@ -9,6 +9,7 @@
 #include "learner-helper.h"
 #include "learner.h"
 #include "link-model.h"
+#include "ns3-attribute-defaults.h"
 #include "ns3/core-module.h"
 #include "ns3/flow-monitor-helper.h"
 #include "ns3/point-to-point-helper.h"
@@ -300,6 +301,8 @@ ReadPlan(const ScenarioConfig& c)
     }
     plan.minRto = Seconds(minRto);
     plan.out = c.GetString("out");
+    // ns-3 attribute defaults: checked now, applied before anything is built.
+    SetNs3AttributeDefaults(c.GetNs3Attributes());
     return plan;
 }
 

@@ -297,5 +297,35 @@ TEST(Failure, SmallPartitionsAreChargedForWhatTheyCompute)
     fs::remove_all(out);
 }
 
+// Any ns-3 attribute can be set from a scenario: recorded in config.ini, and it takes effect
+// (here: an ACK for every segment instead of every second one puts more bytes on the wire).
+TEST(Failure, Ns3AttributesFromTheScenarioTakeEffectAndAreRecorded)
+{
+    std::string a = Folder("ns3-default");
+    std::string b = Folder("ns3-delack");
+    std::string output;
+    ASSERT_EQ(RunCommand(kRun + kSmall + " --rounds=3 --out=" + a, output), 0) << output;
+    ASSERT_EQ(
+        RunCommand(kRun + kSmall + " --rounds=3 --ns3.ns3::TcpSocket::DelAckCount=1 --out=" + b,
+                   output),
+        0)
+        << output;
+    EXPECT_NE(ReadWholeFile(b + "/config.ini").find("[ns3]\nns3::TcpSocket::DelAckCount = 1"),
+              std::string::npos);
+    auto wire = [](const std::string& dir)
+    {
+        return std::stod(Rows(dir + "/summary.csv")[0][9]);
+    };
+    EXPECT_GT(wire(b), wire(a) * 1.01) << "more ACKs on the wire";
+    // The recorded configuration runs again as it is.
+    ASSERT_EQ(RunCommand(kRun + " " + b + "/config.ini --out=" + b + "-again", output), 0)
+        << output;
+    EXPECT_EQ(ReadWholeFile(b + "/rounds.csv"), ReadWholeFile(b + "-again/rounds.csv"));
+    for (const auto& d : {a, b, b + "-again"})
+    {
+        fs::remove_all(d);
+    }
+}
+
 } // namespace
 } // namespace ns3

@@ -1,0 +1,232 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "ns3-attribute-defaults.h"
+
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/integer.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/queue-size.h"
+#include "ns3/string.h"
+#include "ns3/type-id.h"
+#include "ns3/uinteger.h"
+#include "random-variable-spec.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Attributes dlsim sets on every object it creates, from the key named here.
+const std::map<std::string, std::string>&
+SetByDlsim()
+{
+    static const std::map<std::string, std::string> keys = {
+        {"ns3::TcpSocket::SegmentSize", "tcp.segment_size"},
+        {"ns3::TcpSocket::SndBufSize", "tcp.buffer"},
+        {"ns3::TcpSocket::RcvBufSize", "tcp.buffer"},
+        {"ns3::TcpSocket::InitialCwnd", "tcp.initial_cwnd"},
+        {"ns3::TcpSocketBase::MinRto", "tcp.min_rto"},
+        {"ns3::PointToPointNetDevice::DataRate", "link.bandwidth or access.up/down"},
+        {"ns3::PointToPointNetDevice::Mtu", "link.mtu"},
+        {"ns3::PointToPointChannel::Delay", "link.latency or access.latency"},
+        {"ns3::DropTailQueue<Packet>::MaxSize", "link.queue"},
+        {"ns3::LearnerApplication::Rounds", "rounds"},
+        {"ns3::LearnerApplication::EvalEvery", "eval.every"},
+        {"ns3::LearnerApplication::EvalSamples", "eval.test_samples"},
+        {"ns3::LearnerApplication::TcpSegmentSize", "tcp.segment_size"},
+        {"ns3::LearnerApplication::TcpBufferSize", "tcp.buffer"},
+        {"ns3::LearnerApplication::TcpInitialCwnd", "tcp.initial_cwnd"},
+        {"ns3::LearnerApplication::TcpMinRto", "tcp.min_rto"},
+        {"ns3::LearnerApplication::Seed", "seed"},
+        {"ns3::LearnerApplication::LearnerId", "(set per learner)"},
+        {"ns3::LearnerApplication::ComputeTime", "compute.*"},
+    };
+    return keys;
+}
+
+bool
+IsNumber(const std::string& text, bool integer, bool allowSign)
+{
+    if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])))
+    {
+        return false;
+    }
+    if (!allowSign && (text[0] == '-' || text[0] == '+'))
+    {
+        return false;
+    }
+    errno = 0;
+    char* end = nullptr;
+    if (integer)
+    {
+        if (allowSign)
+        {
+            std::strtoll(text.c_str(), &end, 10);
+        }
+        else
+        {
+            std::strtoull(text.c_str(), &end, 10);
+        }
+        return *end == '\0' && errno != ERANGE;
+    }
+    double v = std::strtod(text.c_str(), &end);
+    return *end == '\0' && std::isfinite(v);
+}
+
+/// The value as ns-3 text of the attribute's own type, or throws naming `key`.
+Ptr<AttributeValue>
+ParseValue(const std::string& key,
+           const std::string& text,
+           const TypeId::AttributeInformation& info)
+{
+    // ns-3 names some value types with their namespace and some without.
+    std::string type = info.checker->GetValueTypeName();
+    if (type.rfind("ns3::", 0) == 0)
+    {
+        type = type.substr(5);
+    }
+    auto bad = [&key, &text, &type](const std::string& expected)
+    {
+        return ConfigValueError(key + ": cannot read '" + text + "' as " + type + " (expected "
+                                + expected + ")");
+    };
+    Ptr<AttributeValue> value;
+    if (type == "TimeValue")
+    {
+        value = Create<TimeValue>(Seconds(ParseSeconds(key, text)));
+    }
+    else if (type == "DataRateValue")
+    {
+        value = Create<DataRateValue>(DataRate(static_cast<uint64_t>(ParseDataRateBps(key, text))));
+    }
+    else if (type == "QueueSizeValue")
+    {
+        const bool ok = text.size() > 1 && (text.back() == 'p' || text.back() == 'B')
+                        && IsNumber(text.substr(0, text.size() - 1), true, false);
+        if (!ok)
+        {
+            throw bad("a packet or byte count like 100p or 150000B");
+        }
+        value = Create<QueueSizeValue>(QueueSize(text));
+    }
+    else if (type == "DoubleValue" || type == "IntegerValue" || type == "UintegerValue")
+    {
+        if (!IsNumber(text, type != "DoubleValue", type != "UintegerValue"))
+        {
+            throw bad("a number");
+        }
+        value = info.checker->CreateValidValue(StringValue(text));
+    }
+    else if (type == "BooleanValue")
+    {
+        if (text != "true" && text != "false" && text != "1" && text != "0")
+        {
+            throw bad("true or false");
+        }
+        value = Create<BooleanValue>(text == "true" || text == "1");
+    }
+    else if (type == "TypeIdValue")
+    {
+        TypeId tid;
+        if (!TypeId::LookupByNameFailSafe(text, &tid))
+        {
+            throw bad("the name of an ns-3 type, e.g. ns3::TcpNewReno");
+        }
+        // ns-3 creates whatever type it is given and crashes on using the wrong kind. Type
+        // parents cannot tell the kinds apart in general (ns-3 3.37 registers TcpCubic under
+        // TcpSocketBase), so the kinds of the attributes that choose TCP's parts are listed.
+        static const std::map<std::string, std::string> kinds = {
+            {"ns3::TcpL4Protocol::SocketType", "ns3::TcpCongestionOps"},
+            {"ns3::TcpL4Protocol::RecoveryType", "ns3::TcpRecoveryOps"},
+            {"ns3::TcpL4Protocol::RttEstimatorType", "ns3::RttEstimator"},
+        };
+        if (!tid.HasConstructor())
+        {
+            throw bad("the name of an ns-3 type that can be created");
+        }
+        auto kind = kinds.find(key.substr(4));
+        TypeId base;
+        if (kind != kinds.end() && TypeId::LookupByNameFailSafe(kind->second, &base) && tid != base
+            && !tid.IsChildOf(base) && text != "ns3::TcpCubic")
+        {
+            throw bad("a kind of " + kind->second);
+        }
+        value = Create<TypeIdValue>(tid);
+    }
+    else if (type == "EnumValue" || type == "StringValue")
+    {
+        // Both read their text without aborting: an unknown enum name is refused below.
+        value = info.checker->CreateValidValue(StringValue(text));
+    }
+    else
+    {
+        throw ConfigValueError(key + ": attributes of type " + type
+                               + " cannot be set from a scenario");
+    }
+    if (!value)
+    {
+        throw bad("a value this attribute accepts");
+    }
+    // Ranges: the attribute's own checker decides (e.g. a minimum of 1 segment).
+    Ptr<AttributeValue> checked = info.checker->CreateValidValue(*value);
+    if (!checked)
+    {
+        throw ConfigValueError(key + ": " + text + " is outside what this attribute accepts");
+    }
+    return checked;
+}
+
+} // namespace
+
+void
+SetNs3AttributeDefaults(const std::map<std::string, std::string>& attributes)
+{
+    for (const auto& [name, text] : attributes)
+    {
+        const std::string key = "ns3." + name;
+        auto own = SetByDlsim().find(name);
+        if (own != SetByDlsim().end())
+        {
+            throw ConfigValueError(key + ": dlsim sets this attribute itself; use " + own->second);
+        }
+        size_t split = name.rfind("::");
+        if (split == std::string::npos || split == 0)
+        {
+            throw ConfigValueError(key
+                                   + ": expected TYPE::ATTRIBUTE, e.g. "
+                                     "ns3::TcpSocketBase::MinRto");
+        }
+        const std::string typeName = name.substr(0, split);
+        const std::string attribute = name.substr(split + 2);
+        TypeId tid;
+        if (!TypeId::LookupByNameFailSafe(typeName, &tid))
+        {
+            throw ConfigValueError(key + ": no ns-3 type " + typeName);
+        }
+        TypeId::AttributeInformation info;
+        if (!tid.LookupAttributeByName(attribute, &info))
+        {
+            throw ConfigValueError(key + ": ns-3 type " + typeName + " has no attribute "
+                                   + attribute);
+        }
+        Ptr<AttributeValue> value = ParseValue(key, text, info);
+        if (!Config::SetDefaultFailSafe(name, *value))
+        {
+            throw ConfigValueError(key + ": ns-3 refused the value " + text);
+        }
+    }
+}
+
+} // namespace ns3
