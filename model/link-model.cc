@@ -158,6 +158,9 @@ LinkModel::ReadFile(const std::vector<std::pair<uint32_t, uint32_t>>& links) con
     }
     std::map<std::pair<uint32_t, uint32_t>, LinkParameters> listed;
     std::string line;
+    // A run's own links.csv ("from,to,role,bandwidth_bps,latency_s,...") is read too: its
+    // direct links, each listed once per direction, rates in bit/s and latencies in seconds.
+    bool runOutput = false;
     for (uint64_t lineNo = 1;; ++lineNo)
     {
         std::string where = "link.file " + m_file + ":" + std::to_string(lineNo);
@@ -168,7 +171,7 @@ LinkModel::ReadFile(const std::vector<std::pair<uint32_t, uint32_t>>& links) con
         line = line.substr(0, line.find('#'));
         std::vector<std::string> fields;
         std::stringstream ss(line);
-        for (std::string f; fields.size() <= 4 && std::getline(ss, f, ',');)
+        for (std::string f; fields.size() <= 10 && std::getline(ss, f, ',');)
         {
             f.erase(0, f.find_first_not_of(" \t\r"));
             f.erase(f.find_last_not_of(" \t\r") + 1);
@@ -181,6 +184,23 @@ LinkModel::ReadFile(const std::vector<std::pair<uint32_t, uint32_t>>& links) con
         if (lineNo == 1 && fields[0] == "u")
         {
             continue; // header
+        }
+        if (lineNo == 1 && fields[0] == "from")
+        {
+            runOutput = true;
+            continue;
+        }
+        if (runOutput)
+        {
+            if (fields.size() < 5)
+            {
+                throw ConfigValueError(where + ": expected from,to,role,bandwidth_bps,latency_s");
+            }
+            if (fields[2] != "direct")
+            {
+                continue; // links of other underlays have no place in a direct network
+            }
+            fields = {fields[0], fields[1], fields[3] + "bps", fields[4] + "s"};
         }
         if (fields.size() != 4)
         {
@@ -207,10 +227,14 @@ LinkModel::ReadFile(const std::vector<std::pair<uint32_t, uint32_t>>& links) con
         {
             throw ConfigValueError(where + ": latency " + fields[3] + " is outside 0 s to 1e6 s");
         }
-        if (!listed.emplace(std::make_pair(p.u, p.v), p).second)
+        auto [it, added] = listed.emplace(std::make_pair(p.u, p.v), p);
+        const bool sameAgain = runOutput && it->second.bandwidthBps == p.bandwidthBps
+                               && it->second.latencySeconds == p.latencySeconds;
+        if (!added && !sameAgain)
         {
-            throw ConfigValueError(where + ": link " + fields[0] + "-" + fields[1]
-                                   + " listed twice");
+            throw ConfigValueError(
+                where + ": link " + fields[0] + "-" + fields[1]
+                + (runOutput ? " listed with two different values" : " listed twice"));
         }
     }
     if (in.bad())
@@ -228,14 +252,8 @@ LinkModel::ReadFile(const std::vector<std::pair<uint32_t, uint32_t>>& links) con
                                    + std::to_string(link.second));
         }
         result.push_back(it->second);
-        listed.erase(it);
     }
-    if (!listed.empty())
-    {
-        auto [u, v] = listed.begin()->first;
-        throw ConfigValueError("link.file " + m_file + " lists link " + std::to_string(u) + "-"
-                               + std::to_string(v) + ", which is not in the topology");
-    }
+    // Links the overlay does not use are ignored: one file can serve several overlays.
     return result;
 }
 

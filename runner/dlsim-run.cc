@@ -7,6 +7,7 @@
  */
 #include "dataset.h"
 #include "overlay-graph.h"
+#include "provenance.h"
 #include "random-variable-spec.h"
 #include "result-files.h"
 #include "results-plots.h"
@@ -148,9 +149,12 @@ RememberChild(pid_t pid, bool add)
 void
 PrintUsage(std::ostream& out)
 {
-    out << "usage: dlsim run [SCENARIO.ini] [--key=value ...] [-j N] [--tune-choco]\n"
-        << "                 [--emit-jobs FILE] [--no-plot]\n"
-        << "       dlsim plot DIR | dlsim collect DIR\n\n"
+    out << "usage: dlsim-run [SCENARIO.ini] [--key=value ...] [--ns3.TYPE::ATTRIBUTE=VALUE ...]\n"
+        << "                 [-j N] [--overwrite] [--tune-choco] [--emit-jobs FILE] [--no-plot]\n"
+        << "       dlsim-run --plot DIR [--target_accuracy=X]\n"
+        << "       dlsim-run --collect DIR [--target_accuracy=X]\n"
+        << "       dlsim-run --version\n"
+        << "(./dlsim run, ./dlsim plot and ./dlsim collect call it this way.)\n\n"
         << "Runs a scenario (default scenarios/quickstart.ini) and writes its results.\n"
         << "A key given several comma-separated values (a, b, c) is a grid axis: every\n"
         << "combination runs in its own folder, N at a time with -j N; finished points are\n"
@@ -199,7 +203,7 @@ IsComplete(const GridPoint& point)
     }
     std::ostringstream ini;
     point.config.WriteIni(ini);
-    return ReadFile(out + "/config.ini") == ini.str();
+    return SameConfiguration(ReadFile(out + "/config.ini"), ini.str());
 }
 
 int
@@ -384,6 +388,14 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
     {
         index << key << ",";
     }
+    // Swept rates and latencies once more as numbers in bit/s and seconds, for plotting tools.
+    for (const auto& [key, value] : points[0].values)
+    {
+        if (!NumericColumnSuffix(key).empty())
+        {
+            index << key << NumericColumnSuffix(key) << ",";
+        }
+    }
     index << "run," << SummaryCsvHeader() << "\n";
     size_t failures = 0;
     for (size_t i = 0; i < points.size(); ++i)
@@ -403,6 +415,13 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
         for (const auto& [key, value] : points[i].values)
         {
             index << (value.find(',') == std::string::npos ? value : "\"" + value + "\"") << ",";
+        }
+        for (const auto& [key, value] : points[i].values)
+        {
+            if (!NumericColumnSuffix(key).empty())
+            {
+                index << std::setprecision(12) << NumericValue(key, value) << ",";
+            }
         }
         index << points[i].name << "," << row << "\n";
     }
@@ -434,6 +453,7 @@ main(int argc, char** argv)
     bool tuneChoco = false;
     std::string emitJobs;
     RunOptions options;
+    options.commandLine = QuoteCommandLine(argc, argv);
     InstallFailureHandlers();
     if (argc >= 3 && (std::string(argv[1]) == "--plot" || std::string(argv[1]) == "--collect"))
     {
@@ -472,6 +492,11 @@ main(int argc, char** argv)
         if (arg == "-h" || arg == "--help")
         {
             PrintUsage(std::cout);
+            return 0;
+        }
+        if (arg == "--version")
+        {
+            std::cout << VersionLine() << std::endl;
             return 0;
         }
         if (arg == "--tune-choco")

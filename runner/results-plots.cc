@@ -319,6 +319,22 @@ RunGnuplot(const std::string& plotDir, const std::string& name, const std::strin
 
 } // namespace
 
+std::string
+NumericColumnSuffix(const std::string& key)
+{
+    std::string unit;
+    SweptNumber(key, "1", unit);
+    return unit == "Mbit/s" ? "_bps" : unit == "ms" ? "_s" : "";
+}
+
+double
+NumericValue(const std::string& key, const std::string& value)
+{
+    std::string unit;
+    double x = SweptNumber(key, value, unit);
+    return unit == "Mbit/s" ? x * 1e6 : unit == "ms" ? x * 1e-3 : x;
+}
+
 size_t
 CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
 {
@@ -333,6 +349,13 @@ CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
     for (const auto& axis : axes)
     {
         index << axis << ",";
+    }
+    for (const auto& axis : axes)
+    {
+        if (!NumericColumnSuffix(axis).empty())
+        {
+            index << axis << NumericColumnSuffix(axis) << ",";
+        }
     }
     std::string header;
     std::getline(std::ifstream(runs[0].dir + "/summary.csv"), header);
@@ -349,6 +372,13 @@ CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
         {
             const std::string& v = run.config.at(axis);
             index << (v.find(',') == std::string::npos ? v : "\"" + v + "\"") << ",";
+        }
+        for (const auto& axis : axes)
+        {
+            if (!NumericColumnSuffix(axis).empty())
+            {
+                index << std::setprecision(12) << NumericValue(axis, run.config.at(axis)) << ",";
+            }
         }
         index << fs::relative(run.dir, dir).string();
         for (const auto& column : columns)

@@ -31,6 +31,13 @@ size_t CollectRuns(const std::string& dir, std::ostream& log, double targetAccur
  */
 size_t PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy = -1.0);
 
+/**
+ * A swept value as a number in base units, for index.csv: a rate ("10Mbps") in bit/s with column
+ * suffix "_bps", a latency ("10ms") in seconds with "_s"; empty suffix when the key has no unit.
+ */
+std::string NumericColumnSuffix(const std::string& key);
+double NumericValue(const std::string& key, const std::string& value);
+
 } // namespace ns3
 
 #endif // DLSIM_RESULTS_PLOTS_H

@@ -9,6 +9,7 @@
 #include "result-files.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iomanip>
@@ -22,6 +23,32 @@ namespace ns3
 
 namespace
 {
+
+/// A JSON string literal.
+std::string
+JsonString(const std::string& text)
+{
+    std::string out = "\"";
+    for (unsigned char c : text)
+    {
+        if (c == '"' || c == '\\')
+        {
+            out += '\\';
+            out += static_cast<char>(c);
+        }
+        else if (c < 0x20)
+        {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+            out += escaped;
+        }
+        else
+        {
+            out += static_cast<char>(c);
+        }
+    }
+    return out + "\"";
+}
 
 double
 Mean(const std::vector<double>& v)
@@ -360,7 +387,19 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
         << ", \"metadata\": " << s.metadataBytesPerNode
         << ", \"total\": " << s.valueBytesPerNode + s.metadataBytesPerNode << "},\n"
         << "  \"wire_bytes_per_node\": " << s.wireBytesPerNode << ",\n"
-        << "  \"wall_time_s\": " << s.wallSeconds << "\n"
+        << "  \"wall_time_s\": " << s.wallSeconds << ",\n"
+        << "  \"resolved\": {";
+    bool first = true;
+    for (const auto& [key, value] : s.resolved)
+    {
+        out << (first ? "" : ", ") << JsonString(key) << ": " << value;
+        first = false;
+    }
+    out << "},\n"
+        << "  \"dlsim_version\": " << JsonString(s.dlsimVersion) << ",\n"
+        << "  \"ns3_version\": " << JsonString(s.ns3Version) << ",\n"
+        << "  \"torch_version\": " << JsonString(s.torchVersion) << ",\n"
+        << "  \"command_line\": " << JsonString(s.commandLine) << "\n"
         << "}\n";
     WriteFileAtomically(path, out.str());
 }

@@ -45,6 +45,12 @@ struct RunSummary
     /// IP bytes (TCP/IP headers, ACKs and retransmissions included) sent per node, measured by
     /// FlowMonitor; 0 when not measured.
     double wireBytesPerNode = 0.0;
+    /// Provenance: versions, the command line, and what each `auto` key resolved to.
+    std::string dlsimVersion;
+    std::string ns3Version;
+    std::string torchVersion;
+    std::string commandLine;
+    std::map<std::string, std::string> resolved;
 };
 
 /**

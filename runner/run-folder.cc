@@ -65,6 +65,21 @@ ReadText(const std::string& path)
 
 } // namespace
 
+bool
+SameConfiguration(const std::string& a, const std::string& b)
+{
+    // A key that one file lacks (written before the key existed) counts with its default.
+    auto withDefaults = [](std::map<std::string, std::string> values)
+    {
+        for (const auto& key : ScenarioKeys())
+        {
+            values.emplace(key.name, key.defaultValue);
+        }
+        return values;
+    };
+    return withDefaults(ReadIniValues(a)) == withDefaults(ReadIniValues(b));
+}
+
 unsigned long long
 ProcessStartTime(long pid)
 {
@@ -182,7 +197,7 @@ PrepareRunFolder(const std::string& folder, const std::string& ini, bool overwri
     const std::string previousIni = ReadText(folder + "/config.ini");
     const bool complete = ReadSummaryCsvRow(folder + "/summary.csv").has_value()
                           && std::filesystem::exists(folder + "/summary.json");
-    if (complete && !overwrite && !previousIni.empty() && previousIni != ini)
+    if (complete && !overwrite && !previousIni.empty() && !SameConfiguration(previousIni, ini))
     {
         auto before = ReadIniValues(previousIni);
         auto after = ReadIniValues(ini);

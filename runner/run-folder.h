@@ -48,6 +48,9 @@ unsigned long long ProcessStartTime(long pid);
  */
 void PrepareRunFolder(const std::string& folder, const std::string& ini, bool overwrite);
 
+/// Whether two config.ini texts set the same keys to the same values (comments aside).
+bool SameConfiguration(const std::string& a, const std::string& b);
+
 /// The files a run writes (without plots/): what PrepareRunFolder clears.
 const std::vector<std::string>& RunResultFiles();
 

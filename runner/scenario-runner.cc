@@ -5,6 +5,7 @@
 
 #include "choco-tuning.h"
 #include "compute-time-model.h"
+#include "csv-rows.h"
 #include "dataset-catalog.h"
 #include "learner-helper.h"
 #include "learner.h"
@@ -15,9 +16,11 @@
 #include "ns3/point-to-point-helper.h"
 #include "overlay-graph.h"
 #include "partitioner.h"
+#include "provenance.h"
 #include "random-variable-spec.h"
 #include "result-files.h"
 #include "run-folder.h"
+#include "torch-version.h"
 #include "underlay-config.h"
 #include "wavelet-transform.h"
 
@@ -40,12 +43,50 @@ namespace ns3
 namespace
 {
 
+/// dataset.normalize and its values. The lists are always checked, so that a typo there is
+/// found whichever mode runs; in fixed mode they must fit the dataset's channels.
+Normalization
+ReadNormalization(const ScenarioConfig& c)
+{
+    Normalization how;
+    const std::string& mode = c.GetChoice("dataset.normalize", {"dataset", "fixed", "none"});
+    const std::vector<double> mean = c.GetDoubleList("dataset.mean", -1e6, 1e6);
+    const std::vector<double> stddev = c.GetDoubleList("dataset.std", 1e-6, 1e6);
+    if (mode == "none")
+    {
+        how.mode = Normalization::Mode::None;
+    }
+    else if (mode == "fixed")
+    {
+        how.mode = Normalization::Mode::Fixed;
+        const std::string& dataset = c.GetChoice("dataset", KnownDatasets());
+        const uint32_t channels = DatasetChannels(dataset);
+        for (const auto& [key, list] :
+             {std::make_pair("dataset.mean", &mean), std::make_pair("dataset.std", &stddev)})
+        {
+            if (list->size() != 1 && list->size() != channels)
+            {
+                throw ScenarioError(std::string(key) + ": " + std::to_string(list->size())
+                                    + " values, but dataset " + dataset + " has "
+                                    + std::to_string(channels)
+                                    + (channels == 1 ? " channel" : " channels")
+                                    + ": give one value for all channels, or one per channel");
+            }
+        }
+        // float32, as PyTorch keeps them: the same inputs as a PyTorch pipeline's Normalize.
+        how.mean.assign(mean.begin(), mean.end());
+        how.stddev.assign(stddev.begin(), stddev.end());
+    }
+    return how;
+}
+
 DatasetSplit
 LoadData(const ScenarioConfig& c, uint64_t seed)
 {
     DatasetChoice choice;
     choice.name = c.GetChoice("dataset", KnownDatasets());
     choice.path = c.GetString("dataset.path");
+    choice.normalization = ReadNormalization(c);
     if (choice.name == "synthetic")
     {
         SyntheticSpec& spec = choice.synthetic;
@@ -59,10 +100,40 @@ LoadData(const ScenarioConfig& c, uint64_t seed)
     return LoadDataset(choice);
 }
 
+/**
+ * partition = file: the rows 'node,sample' of partition.file, checked against `samples` training
+ * samples (SIZE_MAX before the data is loaded: then everything but the sample range is checked).
+ */
+Partition
+ReadPartitionFile(const ScenarioConfig& c, uint32_t nodes, size_t samples)
+{
+    const std::string& path = c.GetString("partition.file");
+    if (path.empty())
+    {
+        throw ScenarioError("partition.file: partition = file needs a CSV file with lines "
+                            "'node,sample'");
+    }
+    std::vector<PartitionEntry> entries;
+    for (const CsvRow& row : ReadCsvRows("partition.file", path, "node", 2))
+    {
+        PartitionEntry entry;
+        entry.node = ParseIndex(row.where, row.fields[0], UINT32_MAX);
+        entry.sample = ParseIndex(row.where, row.fields[1], UINT32_MAX);
+        entry.where = row.where;
+        entries.push_back(std::move(entry));
+    }
+    return PartitionFromEntries(entries, nodes, samples, "partition.file " + path);
+}
+
 Partition
 MakePartition(const ScenarioConfig& c, const Dataset& train, uint32_t nodes, uint64_t seed)
 {
-    const std::string& kind = c.GetChoice("partition", {"iid", "shards", "dirichlet", "skew"});
+    const std::string& kind
+        = c.GetChoice("partition", {"iid", "shards", "dirichlet", "skew", "file"});
+    if (kind == "file")
+    {
+        return ReadPartitionFile(c, nodes, train.Size());
+    }
     if (kind == "skew")
     {
         return PartitionSkew(train, nodes, c.GetDouble("partition.skew", 0.0, 1.0), seed);
@@ -99,6 +170,31 @@ WritePartitionCsv(const std::string& path, const Dataset& train, const Partition
         out << "\n";
     }
     WriteFileAtomically(path, out.str());
+}
+
+/// One line on the data: its shape and the normalisation the loader applied.
+void
+LogDataset(const Dataset& train, const Dataset& test, std::ostream& log)
+{
+    log << "dataset: " << train.name << ", " << train.Size() << " training and " << test.Size()
+        << " test samples of " << train.channels << "x" << train.height << "x" << train.width;
+    if (train.inputMean.empty())
+    {
+        log << ", not normalised" << std::endl;
+        return;
+    }
+    auto show = [](const std::vector<float>& values)
+    {
+        std::ostringstream text;
+        text << "[";
+        for (size_t i = 0; i < values.size(); ++i)
+        {
+            text << (i ? ", " : "") << values[i];
+        }
+        return text.str() + "]";
+    };
+    log << ", normalised with mean " << show(train.inputMean) << " and std " << show(train.inputStd)
+        << std::endl;
 }
 
 /// The averaging rate the Sparse-Push paper pairs with a top-k fraction (nearest on a log scale).
@@ -326,23 +422,56 @@ DrawOverlay(const ScenarioPlan& plan)
     return schedule;
 }
 
-/// The four IDX files of `dataset.path` exist (with or without .gz): cheap, unlike loading.
+/// The files the chosen dataset needs are in `dataset.path` (Fashion-MNIST's four IDX files,
+/// plain or .gz; CIFAR-10's six batches): cheap, unlike loading them.
 void
-CheckDatasetFiles(const std::string& directory)
+CheckDatasetPath(const ScenarioConfig& c)
 {
-    for (const char* stem : {"train-images-idx3-ubyte",
-                             "train-labels-idx1-ubyte",
-                             "t10k-images-idx3-ubyte",
-                             "t10k-labels-idx1-ubyte"})
+    DatasetChoice choice;
+    choice.name = c.GetChoice("dataset", KnownDatasets());
+    choice.path = c.GetString("dataset.path");
+    try
     {
-        const std::string path = directory + "/" + stem;
-        if (!std::filesystem::exists(path) && !std::filesystem::exists(path + ".gz"))
-        {
-            throw ScenarioError("dataset.path: " + path
-                                + "[.gz] not found: install Debian's "
-                                  "package dataset-fashion-mnist or point dataset.path at a "
-                                  "directory with the IDX files");
-        }
+        CheckDatasetFiles(choice);
+    }
+    catch (const DatasetError& e)
+    {
+        throw ScenarioError(std::string("dataset.path: ") + e.what());
+    }
+}
+
+/// model.init_file read and checked as a file (its size against the model needs the data).
+std::shared_ptr<const std::vector<float>>
+ReadInitFile(const ScenarioConfig& c)
+{
+    try
+    {
+        return std::make_shared<const std::vector<float>>(
+            ReadParameterFile(c.GetString("model.init_file")));
+    }
+    catch (const DatasetError& e)
+    {
+        throw ScenarioError(std::string("model.init_file: ") + e.what());
+    }
+}
+
+/**
+ * The scenario's inputs, checked before anything is written or loaded: the normalisation keys,
+ * the dataset's files, the partition file (all but the sample range) and the initial parameters'
+ * file.
+ */
+void
+CheckInputs(const ScenarioConfig& c, uint32_t nodes)
+{
+    ReadNormalization(c);
+    CheckDatasetPath(c);
+    if (c.GetChoice("partition", {"iid", "shards", "dirichlet", "skew", "file"}) == "file")
+    {
+        ReadPartitionFile(c, nodes, SIZE_MAX);
+    }
+    if (!c.GetString("model.init_file").empty())
+    {
+        ReadInitFile(c);
     }
 }
 
@@ -370,16 +499,15 @@ CheckScenario(const ScenarioConfig& c)
 {
     ScenarioPlan plan = ReadPlan(c);
     DrawOverlay(plan);
-    if (c.GetChoice("dataset", KnownDatasets()) != "synthetic")
-    {
-        CheckDatasetFiles(c.GetString("dataset.path"));
-    }
+    CheckInputs(c, plan.nodes);
 }
 
 RunSummary
 RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& options)
 {
     ScenarioPlan plan = ReadPlan(c);
+    // Missing or broken input files are refused before the run folder is touched.
+    CheckInputs(c, plan.nodes);
     const std::string& out = plan.out;
     std::error_code made;
     std::filesystem::create_directories(out, made);
@@ -395,7 +523,23 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     std::ostringstream ini;
     c.WriteIni(ini);
     PrepareRunFolder(out, ini.str(), options.overwrite);
-    WriteFileAtomically(out + "/config.ini", ini.str());
+    std::map<std::string, std::string> resolved;
+    // Provenance as comments: config.ini still runs again as it is, `auto` included.
+    auto writeConfig = [&]()
+    {
+        std::ostringstream text;
+        text << "# " << VersionLine() << "\n";
+        if (!options.commandLine.empty())
+        {
+            text << "# command: " << options.commandLine << "\n";
+        }
+        for (const auto& [key, value] : resolved)
+        {
+            text << "# resolved: " << key << " = " << value << "\n";
+        }
+        WriteFileAtomically(out + "/config.ini", text.str() + ini.str());
+    };
+    writeConfig();
 
     UseSingleThreadedTorch();
     OverlaySchedule schedule = DrawOverlay(plan);
@@ -404,10 +548,54 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     if (sharing.algorithm == "choco" && c.GetString("choco.gamma") == "auto")
     {
         sharing.chocoGamma = TuneChocoForOverlay(graph, sharing, plan.seed, log);
+        std::ostringstream value;
+        value << std::setprecision(12) << sharing.chocoGamma;
+        resolved["choco.gamma"] = value.str();
+    }
+    if ((sharing.algorithm == "sparse-push" || sharing.algorithm == "scsp")
+        && c.GetString("sparse-push.eta") == "auto")
+    {
+        std::ostringstream value;
+        value << std::setprecision(12) << sharing.pushEta;
+        resolved["sparse-push.eta"] = value.str();
+    }
+    if (!resolved.empty())
+    {
+        writeConfig();
     }
 
     DatasetSplit data = LoadData(c, plan.seed);
+    LogDataset(*data.train, *data.test, log);
+    if (!c.GetString("model.init_file").empty())
+    {
+        // Every learner starts from the file's parameters, whatever model.same_init says.
+        const Dataset& train = *data.train;
+        const size_t expected = CountModelParameters(
+            plan.training.model, train.channels, train.height, train.width, train.numClasses);
+        std::shared_ptr<const std::vector<float>> initial = ReadInitFile(c);
+        if (initial->size() != expected)
+        {
+            throw ScenarioError(
+                "model.init_file: " + c.GetString("model.init_file") + " holds "
+                + std::to_string(initial->size()) + " parameters, but model " + plan.training.model
+                + " for " + std::to_string(train.channels) + "x" + std::to_string(train.height)
+                + "x" + std::to_string(train.width) + " inputs and "
+                + std::to_string(train.numClasses) + " classes has " + std::to_string(expected));
+        }
+        plan.training.initialParameters = initial;
+        plan.training.initialParametersSource = "model.init_file " + c.GetString("model.init_file");
+        log << "model: every learner starts from the " << expected << " parameters in "
+            << c.GetString("model.init_file") << " (model.same_init does not apply)" << std::endl;
+    }
     Partition partition = MakePartition(c, *data.train, plan.nodes, plan.seed);
+    if (c.GetString("partition") == "file")
+    {
+        PartitionCoverage coverage = CoverageOf(partition, data.train->Size());
+        log << "partition: " << coverage.entries << " (node, sample) pairs from "
+            << c.GetString("partition.file") << "; " << coverage.shared
+            << " training samples held by more than one node, " << coverage.unused << " by none"
+            << std::endl;
+    }
     WritePartitionCsv(out + "/partition.csv", *data.train, partition);
     for (size_t node = 0; node < partition.size(); ++node)
     {
@@ -485,6 +673,11 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     }
     RunSummary summary = writer.Finish(plan.seed);
     summary.wireBytesPerNode = wireBytes / plan.nodes;
+    summary.dlsimVersion = DlsimVersion();
+    summary.ns3Version = Ns3Version();
+    summary.torchVersion = TorchVersion();
+    summary.commandLine = options.commandLine;
+    summary.resolved = resolved;
     linkUsage.WriteCsv(out + "/links.csv", summary.simulatedSeconds);
     Simulator::Destroy();
     WriteFileAtomically(out + "/summary.csv",

@@ -22,6 +22,8 @@ struct RunOptions
     bool overwrite = false;
     /// Once the folder is locked, send stdout and stderr to this file (a grid point's log).
     std::string logFile;
+    /// The command that started the run, for its provenance.
+    std::string commandLine;
 };
 
 /**

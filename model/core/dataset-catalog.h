@@ -19,12 +19,25 @@ namespace ns3
 struct DatasetChoice
 {
     std::string name = "fashion-mnist";         ///< one of KnownDatasets()
-    std::string path = kDefaultFashionMnistDir; ///< fashion-mnist: the IDX directory
+    std::string path = kDefaultFashionMnistDir; ///< fashion-mnist, cifar10: the files' folder
     SyntheticSpec synthetic;                    ///< synthetic: the generator's parameters
+    /// How pixels become inputs. Synthetic data is generated as inputs already: Dataset and None
+    /// leave it as it is, Fixed applies the given values to it.
+    Normalization normalization;
 };
 
-/// The names accepted by the `dataset` key: fashion-mnist and synthetic.
+/// The names accepted by the `dataset` key: fashion-mnist, cifar10 and synthetic.
 std::vector<std::string> KnownDatasets();
+
+/// The number of image channels of a known dataset: 3 for cifar10, 1 for the others.
+uint32_t DatasetChannels(const std::string& name);
+
+/**
+ * Throws DatasetError naming the first file the chosen dataset needs that is missing from its
+ * folder, and how to get it. Only checks that the files exist, so it is cheap; synthetic data
+ * needs none.
+ */
+void CheckDatasetFiles(const DatasetChoice& choice);
 
 /// Load the chosen dataset; throws DatasetError for an unknown name or unreadable files.
 DatasetSplit LoadDataset(const DatasetChoice& choice);

@@ -39,6 +39,9 @@ struct Dataset
     uint32_t numClasses = 0;
     std::vector<float> images;
     std::vector<int64_t> labels;
+    /// The normalisation the loader applied, per channel (empty: none): value = (x - mean) / std.
+    std::vector<float> inputMean;
+    std::vector<float> inputStd;
 
     size_t Size() const
     {
@@ -65,6 +68,52 @@ struct DatasetSplit
 
 /// Count of samples per class among the given sample indices.
 std::vector<uint32_t> ClassHistogram(const Dataset& data, const std::vector<uint32_t>& indices);
+
+/**
+ * How the loaders turn pixels into model inputs. Pixels are first scaled to [0, 1] (byte / 255 in
+ * float32, as torchvision's ToTensor does); then every value x of channel c becomes
+ * (x - mean[c]) / std[c], computed in float32 (as torchvision's Normalize does).
+ */
+struct Normalization
+{
+    enum class Mode
+    {
+        Dataset, ///< the training set's own statistics (the default; see each loader)
+        Fixed,   ///< `mean` and `stddev` as given
+        None,    ///< pixels stay in [0, 1]
+    };
+
+    Mode mode = Mode::Dataset;
+    std::vector<float> mean;   ///< Fixed: one value for every channel, or one per channel
+    std::vector<float> stddev; ///< Fixed: as `mean`; every value above 0
+};
+
+/**
+ * Normalise `data` in place: every value x of channel c becomes (x - mean[c]) / stddev[c], in
+ * float32, and the values used are recorded in inputMean and inputStd. Each list holds one value
+ * (for every channel) or one per channel. Throws DatasetError naming dataset.mean or dataset.std
+ * when a list has another length, a mean is not finite or a standard deviation is not above 0.
+ */
+void NormalizeChannels(Dataset& data,
+                       const std::vector<float>& mean,
+                       const std::vector<float>& stddev);
+
+/**
+ * Per-channel mean and standard deviation of all of `data`'s values (over every sample and
+ * pixel, dividing by their count, as numpy's mean() and std() do), computed in double precision.
+ */
+void ChannelStatistics(const Dataset& data, std::vector<float>& mean, std::vector<float>& stddev);
+
+/**
+ * Apply `how` to a train and test split: Dataset mode uses `datasetMean` and `datasetStd` (the
+ * loader's statistics of the training set; empty: leave the values as they are), Fixed mode the
+ * values in `how`, None nothing.
+ */
+void ApplyNormalization(Dataset& train,
+                        Dataset& test,
+                        const Normalization& how,
+                        const std::vector<float>& datasetMean,
+                        const std::vector<float>& datasetStd);
 
 } // namespace ns3
 

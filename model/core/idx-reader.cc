@@ -274,10 +274,11 @@ LoadIdxPair(const std::string& directory, const std::string& prefix)
     data->height = images.dims[1];
     data->width = images.dims[2];
     data->numClasses = 10;
+    // Scaled to [0, 1] here; normalised by the caller (ApplyNormalization).
     data->images.resize(images.data.size());
     for (size_t i = 0; i < images.data.size(); ++i)
     {
-        data->images[i] = (images.data[i] / 255.0f - kFashionMnistMean) / kFashionMnistStd;
+        data->images[i] = images.data[i] / 255.0f;
     }
     data->labels.resize(labels.data.size());
     for (size_t i = 0; i < labels.data.size(); ++i)
@@ -298,9 +299,212 @@ LoadIdxPair(const std::string& directory, const std::string& prefix)
 DatasetSplit
 LoadFashionMnist(const std::string& directory)
 {
+    return LoadFashionMnist(directory, Normalization());
+}
+
+DatasetSplit
+LoadFashionMnist(const std::string& directory, const Normalization& how)
+{
+    std::shared_ptr<Dataset> train = LoadIdxPair(directory, "train");
+    std::shared_ptr<Dataset> test = LoadIdxPair(directory, "t10k");
+    // (x - 0.2860f) / 0.3530f in float32: the values the loader always produced.
+    ApplyNormalization(*train, *test, how, {kFashionMnistMean}, {kFashionMnistStd});
     DatasetSplit split;
-    split.train = LoadIdxPair(directory, "train");
-    split.test = LoadIdxPair(directory, "t10k");
+    split.train = train;
+    split.test = test;
+    return split;
+}
+
+void
+CheckFashionMnistFiles(const std::string& directory)
+{
+    for (const char* stem : {"train-images-idx3-ubyte",
+                             "train-labels-idx1-ubyte",
+                             "t10k-images-idx3-ubyte",
+                             "t10k-labels-idx1-ubyte"})
+    {
+        FindIdxFile(directory, stem);
+    }
+}
+
+namespace
+{
+
+const char* kCifar10HowToGetData
+    = "Debian does not package CIFAR-10: on a machine with internet access, download the "
+      "\"CIFAR-10 binary version\" (cifar-10-binary.tar.gz, about 160 MB) from the dataset "
+      "authors' page at the University of Toronto, unpack it (tar xzf cifar-10-binary.tar.gz), "
+      "copy the folder cifar-10-batches-bin it makes to this machine and point dataset.path at "
+      "it (or at the folder that holds it)";
+
+constexpr size_t kCifar10Pixels = kCifar10RecordBytes - 1;
+// A real batch has 10,000 records (30.7 MB); a file far larger is not one.
+constexpr uintmax_t kMaxCifar10FileBytes = uintmax_t(1) << 30;
+
+/// The number of records of a batch file, after checking that it can be one.
+size_t
+Cifar10Records(const std::string& path)
+{
+    std::error_code ec;
+    std::filesystem::file_status status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status))
+    {
+        throw DatasetError("CIFAR-10 file " + path + " not found: " + kCifar10HowToGetData);
+    }
+    if (!std::filesystem::is_regular_file(status))
+    {
+        throw DatasetError("CIFAR-10 file " + path + " is not a regular file");
+    }
+    const uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec)
+    {
+        throw DatasetError("cannot read CIFAR-10 file " + path + ": " + ec.message());
+    }
+    if (size == 0 || size % kCifar10RecordBytes != 0)
+    {
+        throw DatasetError("CIFAR-10 file " + path + " has " + std::to_string(size)
+                           + " bytes, not a whole number of 3073-byte records (1 label byte and "
+                             "3 x 32 x 32 pixel bytes): it is not a batch of CIFAR-10's binary "
+                             "version (the Python and MATLAB versions are other formats)");
+    }
+    if (size > kMaxCifar10FileBytes)
+    {
+        throw DatasetError("CIFAR-10 file " + path + " has " + std::to_string(size)
+                           + " bytes, more than the " + std::to_string(kMaxCifar10FileBytes)
+                           + " this reader loads (a real batch has 30,730,000)");
+    }
+    return static_cast<size_t>(size / kCifar10RecordBytes);
+}
+
+} // namespace
+
+std::vector<std::string>
+Cifar10TrainFiles()
+{
+    return {"data_batch_1.bin",
+            "data_batch_2.bin",
+            "data_batch_3.bin",
+            "data_batch_4.bin",
+            "data_batch_5.bin"};
+}
+
+std::string
+FindCifar10Directory(const std::string& directory)
+{
+    const std::string nested = directory + "/cifar-10-batches-bin";
+    if (!FileExists(directory + "/" + Cifar10TrainFiles().front())
+        && FileExists(nested + "/" + Cifar10TrainFiles().front()))
+    {
+        return nested;
+    }
+    return directory;
+}
+
+void
+CheckCifar10Files(const std::string& directory)
+{
+    const std::string folder = FindCifar10Directory(directory);
+    std::vector<std::string> files = Cifar10TrainFiles();
+    files.push_back(kCifar10TestFile);
+    for (const auto& file : files)
+    {
+        if (!FileExists(folder + "/" + file))
+        {
+            throw DatasetError("CIFAR-10 file " + folder + "/" + file
+                               + " not found: " + kCifar10HowToGetData);
+        }
+    }
+}
+
+std::shared_ptr<Dataset>
+ReadCifar10Files(const std::vector<std::string>& paths, const std::string& name)
+{
+    auto data = std::make_shared<Dataset>();
+    data->name = name;
+    data->channels = 3;
+    data->height = 32;
+    data->width = 32;
+    data->numClasses = 10;
+    // Every file is checked before any is read, and the arrays get their room at once.
+    size_t total = 0;
+    for (const auto& path : paths)
+    {
+        total += Cifar10Records(path);
+    }
+    data->labels.reserve(total);
+    data->images.reserve(total * kCifar10Pixels);
+    std::vector<uint8_t> bytes;
+    for (const auto& path : paths)
+    {
+        const size_t records = Cifar10Records(path);
+        bytes.resize(records * kCifar10RecordBytes);
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+        {
+            throw DatasetError("cannot open CIFAR-10 file " + path + ": " + std::strerror(errno));
+        }
+        in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+        if (static_cast<size_t>(in.gcount()) != bytes.size())
+        {
+            throw DatasetError("CIFAR-10 file " + path + " could be read only up to byte "
+                               + std::to_string(in.gcount()) + " of "
+                               + std::to_string(bytes.size()));
+        }
+        for (size_t r = 0; r < records; ++r)
+        {
+            const uint8_t* record = bytes.data() + r * kCifar10RecordBytes;
+            if (record[0] >= data->numClasses)
+            {
+                throw DatasetError("CIFAR-10 file " + path + ": record " + std::to_string(r)
+                                   + " (at byte " + std::to_string(r * kCifar10RecordBytes)
+                                   + ") has label " + std::to_string(record[0])
+                                   + "; CIFAR-10's labels are 0 to 9 (CIFAR-100's binary "
+                                     "version, with two label bytes per record, is another "
+                                     "format)");
+            }
+            data->labels.push_back(record[0]);
+            for (size_t k = 1; k <= kCifar10Pixels; ++k)
+            {
+                data->images.push_back(record[k] / 255.0f);
+            }
+        }
+    }
+    return data;
+}
+
+DatasetSplit
+LoadCifar10(const std::string& directory, const Normalization& how)
+{
+    CheckCifar10Files(directory);
+    const std::string folder = FindCifar10Directory(directory);
+    std::vector<std::string> trainPaths;
+    for (const auto& file : Cifar10TrainFiles())
+    {
+        trainPaths.push_back(folder + "/" + file);
+    }
+    std::shared_ptr<Dataset> train = ReadCifar10Files(trainPaths, "cifar10-train");
+    std::shared_ptr<Dataset> test
+        = ReadCifar10Files({folder + "/" + kCifar10TestFile}, "cifar10-test");
+    std::vector<float> mean;
+    std::vector<float> stddev;
+    if (how.mode == Normalization::Mode::Dataset)
+    {
+        ChannelStatistics(*train, mean, stddev);
+        for (size_t c = 0; c < stddev.size(); ++c)
+        {
+            if (!(stddev[c] > 0.0f))
+            {
+                throw DatasetError("CIFAR-10 in " + folder + ": channel " + std::to_string(c)
+                                   + " of the training set is constant, so it cannot be "
+                                     "normalised with its own statistics; use "
+                                     "dataset.normalize = fixed or none");
+            }
+        }
+    }
+    ApplyNormalization(*train, *test, how, mean, stddev);
+    DatasetSplit split;
+    split.train = train;
+    split.test = test;
     return split;
 }
 

@@ -1,7 +1,8 @@
 /*
  * dlsim: an ns-3 module for decentralized learning.
  *
- * Reader for the IDX format of MNIST and Fashion-MNIST, plain or gzipped.
+ * Readers of the image datasets' files: the IDX format of MNIST and Fashion-MNIST (plain or
+ * gzipped) and the binary version of CIFAR-10.
  */
 #ifndef DLSIM_IDX_READER_H
 #define DLSIM_IDX_READER_H
@@ -9,6 +10,7 @@
 #include "dataset.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,55 @@ constexpr const char* kDefaultFashionMnistDir = "/usr/share/datasets/fashion-mni
  * with the training set's mean and standard deviation.
  */
 DatasetSplit LoadFashionMnist(const std::string& directory);
+
+/**
+ * The same, normalised as `how` says. Normalization::Mode::Dataset uses Fashion-MNIST's
+ * training-set statistics, mean 0.2860 and standard deviation 0.3530 (fixed values, so MNIST read
+ * this way gets them too: give it Mode::Fixed with its own).
+ */
+DatasetSplit LoadFashionMnist(const std::string& directory, const Normalization& how);
+
+/// Throws DatasetError naming the first of the four IDX files missing from `directory` (plain
+/// or .gz) and how to get them; only checks that they exist.
+void CheckFashionMnistFiles(const std::string& directory);
+
+/// Bytes of one CIFAR-10 record: a label byte, then 3 x 32 x 32 pixel bytes.
+constexpr size_t kCifar10RecordBytes = 1 + 3 * 32 * 32;
+
+/// The files of CIFAR-10's binary version: the five training batches, in order.
+std::vector<std::string> Cifar10TrainFiles();
+
+/// The file of CIFAR-10's binary version that holds the test set.
+constexpr const char* kCifar10TestFile = "test_batch.bin";
+
+/**
+ * The folder holding CIFAR-10's files: `directory` itself, or its subfolder cifar-10-batches-bin
+ * (the folder the archive unpacks to) when only that one holds them.
+ */
+std::string FindCifar10Directory(const std::string& directory);
+
+/// Throws DatasetError naming the first of the six files missing from FindCifar10Directory
+/// (directory) and how to get them; only checks that they exist.
+void CheckCifar10Files(const std::string& directory);
+
+/**
+ * Read CIFAR-10 batch files of the binary version, in the order given, into one dataset named
+ * `name`: 3 x 32 x 32 images, channel-major (the 1024 red pixels row by row, then green, then
+ * blue), exactly as the records store them, scaled to [0, 1]; not normalised. Throws DatasetError
+ * naming the file when it is missing or not a regular file, its size is not a positive multiple
+ * of 3073 bytes (or above 1 GiB), or a record's label is above 9 (naming the record).
+ */
+std::shared_ptr<Dataset> ReadCifar10Files(const std::vector<std::string>& paths,
+                                          const std::string& name);
+
+/**
+ * Load CIFAR-10's binary version from `directory` (see FindCifar10Directory): the training set is
+ * data_batch_1.bin to data_batch_5.bin in this order (sample i of the training set is record
+ * i mod 10000 of batch i / 10000 + 1 with the real files), the test set test_batch.bin.
+ * Normalization::Mode::Dataset uses the per-channel mean and standard deviation of the training
+ * set as read (ChannelStatistics).
+ */
+DatasetSplit LoadCifar10(const std::string& directory, const Normalization& how = Normalization());
 
 } // namespace ns3
 

@@ -5,6 +5,11 @@
 
 #include "nn-models.h"
 
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <torch/optim/sgd.h>
 #include <torch/torch.h>
@@ -90,6 +95,21 @@ Learner::Learner(const TrainingConfig& config,
                                                           .weight_decay(config.weightDecay));
     d.trainFlopsPerSample
         = 3.0 * ForwardFlopsPerSample(d.model, d.train->channels, d.train->height, d.train->width);
+    if (config.initialParameters)
+    {
+        if (config.initialParameters->size() != d.numParameters)
+        {
+            throw DatasetError(
+                (config.initialParametersSource.empty() ? std::string("initial parameters")
+                                                        : config.initialParametersSource)
+                + " holds " + std::to_string(config.initialParameters->size())
+                + " parameters, but model " + config.model + " for "
+                + std::to_string(d.train->channels) + "x" + std::to_string(d.train->height) + "x"
+                + std::to_string(d.train->width) + " inputs has "
+                + std::to_string(d.numParameters));
+        }
+        SetParameters(*config.initialParameters);
+    }
 }
 
 Learner::~Learner() = default;
@@ -213,6 +233,99 @@ void
 UseSingleThreadedTorch()
 {
     torch::set_num_threads(1);
+}
+
+size_t
+CountModelParameters(
+    const std::string& name, int64_t channels, int64_t height, int64_t width, int64_t classes)
+{
+    torch::nn::Sequential model = MakeModel(name, channels, height, width, classes);
+    size_t count = 0;
+    for (const auto& p : model->parameters())
+    {
+        count += static_cast<size_t>(p.numel());
+    }
+    return count;
+}
+
+namespace
+{
+
+// More than any model here needs (a billion parameters); a larger file is not a parameter file.
+constexpr uintmax_t kMaxParameterFileBytes = uintmax_t(1) << 32;
+
+} // namespace
+
+std::vector<float>
+ReadParameterFile(const std::string& path)
+{
+    std::error_code ec;
+    std::filesystem::file_status status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status))
+    {
+        throw DatasetError("parameter file " + path + " not found");
+    }
+    if (!std::filesystem::is_regular_file(status))
+    {
+        throw DatasetError("parameter file " + path + " is not a regular file");
+    }
+    const uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec)
+    {
+        throw DatasetError("cannot read parameter file " + path + ": " + ec.message());
+    }
+    if (size == 0 || size % 4 != 0 || size > kMaxParameterFileBytes)
+    {
+        throw DatasetError("parameter file " + path + " has " + std::to_string(size)
+                           + " bytes: a parameter file holds float32 values, 4 bytes each, and "
+                             "nothing else (at least one value, at most 4 GiB)");
+    }
+    std::vector<unsigned char> bytes(static_cast<size_t>(size));
+    std::ifstream in(path, std::ios::binary);
+    in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!in || static_cast<size_t>(in.gcount()) != bytes.size())
+    {
+        throw DatasetError("cannot read parameter file " + path + " to its end");
+    }
+    std::vector<float> values(bytes.size() / 4);
+    for (size_t i = 0; i < values.size(); ++i)
+    {
+        const unsigned char* b = bytes.data() + 4 * i;
+        uint32_t bits = uint32_t(b[0]) | (uint32_t(b[1]) << 8) | (uint32_t(b[2]) << 16)
+                        | (uint32_t(b[3]) << 24);
+        std::memcpy(&values[i], &bits, 4);
+        if (!std::isfinite(values[i]))
+        {
+            throw DatasetError("parameter file " + path + ": value " + std::to_string(i)
+                               + " (at byte " + std::to_string(4 * i) + ") is not a finite number");
+        }
+    }
+    return values;
+}
+
+void
+WriteParameterFile(const std::string& path, const std::vector<float>& parameters)
+{
+    std::vector<unsigned char> bytes(4 * parameters.size());
+    for (size_t i = 0; i < parameters.size(); ++i)
+    {
+        uint32_t bits = 0;
+        std::memcpy(&bits, &parameters[i], 4);
+        for (int k = 0; k < 4; ++k)
+        {
+            bytes[4 * i + k] = static_cast<unsigned char>(bits >> (8 * k));
+        }
+    }
+    errno = 0;
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out)
+    {
+        throw DatasetError("cannot write parameter file " + path + ": "
+                           + (errno ? std::strerror(errno) : "write error"));
+    }
 }
 
 } // namespace ns3

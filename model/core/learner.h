@@ -25,6 +25,11 @@ struct TrainingConfig
     double weightDecay = 0.0;
     uint32_t batchSize = 8;
     uint32_t localSteps = 3;
+    /// Initial parameters of every learner (flat, in registration order), or null: drawn by the
+    /// model's initialisation from the learner's init seed.
+    std::shared_ptr<const std::vector<float>> initialParameters;
+    /// Where initialParameters came from, for messages (e.g. "model.init_file init.bin").
+    std::string initialParametersSource;
 };
 
 /// Test accuracy (fraction in [0, 1]) and mean cross-entropy loss.
@@ -81,6 +86,24 @@ class Learner
 
 /// The names accepted by the `model` key (see MakeModel in nn-models.h).
 std::vector<std::string> KnownModels();
+
+/// The number of parameters of model `name` for channels x height x width inputs and `classes`
+/// outputs (see MakeModel in nn-models.h). Builds the model once, drawing from torch's generator.
+size_t CountModelParameters(
+    const std::string& name, int64_t channels, int64_t height, int64_t width, int64_t classes);
+
+/**
+ * Read a parameter file: float32 values, little-endian, one after the other and nothing else, in
+ * the order of Learner::GetParameters (the model's registration order, the order of PyTorch's
+ * model.parameters() for the same layers). Throws DatasetError naming the file when it is
+ * missing, not a regular file, empty, not a whole number of 4-byte values, larger than 4 GiB, or
+ * holds a value that is not finite.
+ */
+std::vector<float> ReadParameterFile(const std::string& path);
+
+/// Write `parameters` (e.g. Learner::GetParameters()) as a parameter file that ReadParameterFile
+/// reads back; throws DatasetError naming the file and the reason when it cannot be written.
+void WriteParameterFile(const std::string& path, const std::vector<float>& parameters);
 
 /**
  * Make every torch call of this process single-threaded. Results then do not depend on the

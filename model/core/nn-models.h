@@ -17,8 +17,14 @@ namespace ns3
  * Build a model for inputs of shape channels x height x width and `classes` outputs:
  * - "logistic": a single linear layer;
  * - "mlp": linear(in, 128), ReLU, linear(128, classes);
- * - "gn-lenet": the GN-LeNet of the JWINS paper for 1x28x28: three times conv 5x5 (32, 32, 64
- *   channels, padding 2), GroupNorm(2), max-pool 2, ReLU; then linear(64*3*3 = 576, classes).
+ * - "gn-lenet": the GN-LeNet of the JWINS paper: three times conv 5x5 (32, 32, 64 channels,
+ *   padding 2), GroupNorm(2), max-pool 2, ReLU; then linear(64 * (height/8) * (width/8),
+ *   classes). For 1x28x28 inputs (Fashion-MNIST) that is linear(576, 10) and 83,754 parameters,
+ *   for 3x32x32 (CIFAR-10) linear(1024, 10) and 89,834 parameters. Max-pool and ReLU commute, so
+ *   the order of those two does not change the outputs.
+ * The input shape comes from the dataset (the learner passes its training set's shape).
+ * Parameters are registered layer by layer (weight, then bias), the order of PyTorch's
+ * model.parameters() for the same layers declared in the same order.
  * Parameters are initialised from torch's global generator: seed it first.
  * Throws std::invalid_argument for an unknown name or a shape the model cannot take.
  */

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <tuple>
 
 namespace ns3
 {
@@ -184,6 +185,106 @@ PartitionDirichlet(const Dataset& data, uint32_t nodes, double alpha, uint64_t s
         std::sort(result[node].begin(), result[node].end());
     }
     return result;
+}
+
+Partition
+PartitionFromEntries(const std::vector<PartitionEntry>& entries,
+                     uint32_t nodes,
+                     size_t samples,
+                     const std::string& source)
+{
+    if (nodes == 0)
+    {
+        throw DatasetError("cannot partition a dataset over 0 nodes");
+    }
+    Partition result(nodes);
+    for (const PartitionEntry& e : entries)
+    {
+        if (e.node >= nodes)
+        {
+            throw DatasetError(e.where + ": node " + std::to_string(e.node)
+                               + " does not exist: the nodes are 0 to " + std::to_string(nodes - 1)
+                               + " (nodes = " + std::to_string(nodes) + ")");
+        }
+        if (e.sample >= samples || e.sample > UINT32_MAX)
+        {
+            throw DatasetError(e.where + ": sample " + std::to_string(e.sample)
+                               + " is outside the training set, whose samples are 0 to "
+                               + std::to_string(samples - 1));
+        }
+        result[e.node].push_back(static_cast<uint32_t>(e.sample));
+    }
+    // Duplicates: sort (node, sample, line) and compare neighbours; report the one that comes
+    // first in the file.
+    std::vector<size_t> order(entries.size());
+    std::iota(order.begin(), order.end(), size_t(0));
+    std::sort(order.begin(),
+              order.end(),
+              [&entries](size_t a, size_t b)
+              {
+                  return std::tie(entries[a].node, entries[a].sample, a)
+                         < std::tie(entries[b].node, entries[b].sample, b);
+              });
+    size_t firstRepeat = entries.size();
+    size_t firstOriginal = 0;
+    for (size_t k = 1; k < order.size(); ++k)
+    {
+        const PartitionEntry& a = entries[order[k - 1]];
+        const PartitionEntry& b = entries[order[k]];
+        if (a.node == b.node && a.sample == b.sample && order[k] < firstRepeat)
+        {
+            firstRepeat = order[k];
+            // The group's first line: walk back over the equal entries before it.
+            size_t j = k - 1;
+            while (j > 0 && entries[order[j - 1]].node == b.node
+                   && entries[order[j - 1]].sample == b.sample)
+            {
+                --j;
+            }
+            firstOriginal = order[j];
+        }
+    }
+    if (firstRepeat < entries.size())
+    {
+        const PartitionEntry& e = entries[firstRepeat];
+        throw DatasetError(e.where + ": node " + std::to_string(e.node) + " lists sample "
+                           + std::to_string(e.sample) + " a second time (first at "
+                           + entries[firstOriginal].where + ")");
+    }
+    for (uint32_t node = 0; node < nodes; ++node)
+    {
+        if (result[node].empty())
+        {
+            throw DatasetError(source + ": node " + std::to_string(node)
+                               + " has no samples; every node from 0 to "
+                               + std::to_string(nodes - 1) + " needs at least one");
+        }
+    }
+    return result;
+}
+
+PartitionCoverage
+CoverageOf(const Partition& partition, size_t samples)
+{
+    PartitionCoverage coverage;
+    std::vector<uint32_t> holders(samples, 0);
+    for (const auto& part : partition)
+    {
+        coverage.entries += part.size();
+        for (uint32_t i : part)
+        {
+            if (i < samples)
+            {
+                holders[i]++;
+            }
+        }
+    }
+    for (uint32_t h : holders)
+    {
+        coverage.shared += h > 1 ? 1 : 0;
+        coverage.unused += h == 0 ? 1 : 0;
+    }
+    return coverage;
 }
 
 } // namespace ns3

@@ -9,6 +9,7 @@
 #include "dataset.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -42,6 +43,38 @@ Partition PartitionDirichlet(const Dataset& data, uint32_t nodes, double alpha, 
  * rest is dealt IID. skew = 0 is IID, skew = 1 is fully label-sorted.
  */
 Partition PartitionSkew(const Dataset& data, uint32_t nodes, double skew, uint64_t seed);
+
+/// One line of a partition file: node `node` trains on training sample `sample`.
+struct PartitionEntry
+{
+    uint64_t node = 0;
+    uint64_t sample = 0; ///< 0-based, in the order of the dataset's files
+    std::string where;   ///< the file and line, for messages ("partition.file parts.csv:7")
+};
+
+/**
+ * The partition a list of (node, sample) entries gives, each node's samples in the order of the
+ * list. Every sample must be below `samples` (the training set's size; SIZE_MAX checks everything
+ * else before the data is loaded), every node below `nodes`, and every node 0..nodes-1 needs at
+ * least one sample; a node listing the same sample twice is an error. A sample may belong to
+ * several nodes (each trains on it, as separate subsets of one dataset would) or to none. Throws
+ * DatasetError naming the entry's `where` (the first offending line), or `source` for a node
+ * without samples.
+ */
+Partition PartitionFromEntries(const std::vector<PartitionEntry>& entries,
+                               uint32_t nodes,
+                               size_t samples,
+                               const std::string& source);
+
+/// How a partition covers a training set of `samples` samples: for the log of partition files.
+struct PartitionCoverage
+{
+    size_t entries = 0; ///< (node, sample) pairs
+    size_t shared = 0;  ///< samples held by more than one node
+    size_t unused = 0;  ///< samples held by no node
+};
+
+PartitionCoverage CoverageOf(const Partition& partition, size_t samples);
 
 } // namespace ns3
 

@@ -1,0 +1,17 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "torch-version.h"
+
+#include <torch/version.h>
+
+namespace ns3
+{
+
+std::string
+TorchVersion()
+{
+    return TORCH_VERSION;
+}
+
+} // namespace ns3

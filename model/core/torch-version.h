@@ -1,0 +1,19 @@
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * The LibTorch version the learning core was built with, for the provenance of results.
+ */
+#ifndef DLSIM_TORCH_VERSION_H
+#define DLSIM_TORCH_VERSION_H
+
+#include <string>
+
+namespace ns3
+{
+
+/// E.g. "1.13.0".
+std::string TorchVersion();
+
+} // namespace ns3
+
+#endif // DLSIM_TORCH_VERSION_H
