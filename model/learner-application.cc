@@ -101,6 +101,14 @@ LearnerApplication::GetTypeId()
                             TimeValue(MilliSeconds(200)),
                             MakeTimeAccessor(&LearnerApplication::m_minRto),
                             MakeTimeChecker(MilliSeconds(1)))
+              .AddAttribute("TcpDelAckTimeout",
+                            "How long TCP may delay an ACK. 40 ms is Linux's minimum; ns-3's own "
+                            "default of 200 ms equals Linux's minimum retransmission timeout, so "
+                            "with both at 200 ms the sender times out while the receiver still "
+                            "holds back the ACK of a message's last segment.",
+                            TimeValue(MilliSeconds(40)),
+                            MakeTimeAccessor(&LearnerApplication::m_delAckTimeout),
+                            MakeTimeChecker(Seconds(0)))
               .AddAttribute("MaxPayloadBytes",
                             "Largest payload a received header may announce; larger is an error.",
                             UintegerValue(uint64_t(1) << 32),
@@ -229,6 +237,7 @@ LearnerApplication::CreateTcpSocket()
     socket->SetAttribute("RcvBufSize", UintegerValue(m_socketBufferSize));
     socket->SetAttribute("InitialCwnd", UintegerValue(m_initialCwnd));
     socket->SetAttribute("MinRto", TimeValue(m_minRto));
+    socket->SetAttribute("DelAckTimeout", TimeValue(m_delAckTimeout));
     return socket;
 }
 

@@ -171,6 +171,7 @@ class LearnerApplication : public Application
     uint32_t m_socketBufferSize;
     uint32_t m_initialCwnd;
     Time m_minRto;
+    Time m_delAckTimeout;
     uint64_t m_maxPayloadBytes;
 
     // Learning state

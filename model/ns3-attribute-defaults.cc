@@ -38,6 +38,8 @@ SetByDlsim()
         {"ns3::TcpSocket::RcvBufSize", "tcp.buffer"},
         {"ns3::TcpSocket::InitialCwnd", "tcp.initial_cwnd"},
         {"ns3::TcpSocketBase::MinRto", "tcp.min_rto"},
+        {"ns3::TcpSocket::DelAckTimeout", "tcp.delayed_ack"},
+        {"ns3::LearnerApplication::TcpDelAckTimeout", "tcp.delayed_ack"},
         {"ns3::PointToPointNetDevice::DataRate", "link.bandwidth or access.up/down"},
         {"ns3::PointToPointNetDevice::Mtu", "link.mtu"},
         {"ns3::PointToPointChannel::Delay", "link.latency or access.latency"},

@@ -172,6 +172,10 @@ ScenarioKeys()
         {"tcp.min_rto",
          "200ms",
          "TCP minimum retransmission timeout (Linux's 200 ms; ns-3's default is 1 s)"},
+        {"tcp.delayed_ack",
+         "40ms",
+         "longest TCP ACK delay (Linux's 40 ms; ns-3's default of 200 ms must stay below "
+         "tcp.min_rto)"},
         {"compute.model", "flops", "flops, fixed or measured (measured is not reproducible)"},
         {"compute.device_gflops", "10", "device speed in GFLOP/s, or an ns-3 random variable"},
         {"compute.step_seconds",

@@ -335,6 +335,7 @@ struct ScenarioPlan
     Time stallTimeout;
     Time timeLimit;
     Time minRto;
+    Time delayedAck;
     std::string out;
 };
 
@@ -396,6 +397,15 @@ ReadPlan(const ScenarioConfig& c)
                             + c.GetString("tcp.min_rto") + "'");
     }
     plan.minRto = Seconds(minRto);
+    const double delayedAck = ParseSeconds("tcp.delayed_ack", c.GetString("tcp.delayed_ack"));
+    if (delayedAck >= minRto)
+    {
+        // The sender would time out on every message whose last ACK the receiver holds back.
+        throw ScenarioError("tcp.delayed_ack (" + c.GetString("tcp.delayed_ack")
+                            + ") must be shorter than tcp.min_rto (" + c.GetString("tcp.min_rto")
+                            + ")");
+    }
+    plan.delayedAck = Seconds(delayedAck);
     plan.out = c.GetString("out");
     // ns-3 attribute defaults: checked now, applied before anything is built.
     SetNs3AttributeDefaults(c.GetNs3Attributes());
@@ -638,6 +648,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     learners.SetAttribute("TcpBufferSize", UintegerValue(c.GetUint("tcp.buffer")));
     learners.SetAttribute("TcpInitialCwnd", UintegerValue(c.GetUint("tcp.initial_cwnd")));
     learners.SetAttribute("TcpMinRto", TimeValue(plan.minRto));
+    learners.SetAttribute("TcpDelAckTimeout", TimeValue(plan.delayedAck));
     ApplicationContainer apps = learners.Install(hosts, underlay.addresses);
     apps.Start(Seconds(0));
 

@@ -111,8 +111,9 @@ RunOneRound(const OverlayGraph& overlay,
     learners.SetAttribute("Evaluate", BooleanValue(false));
     // These tests measure how links are shared, behind deep queues (DeepQueue): with a 200 ms
     // minimum timeout TCP would retransmit segments that are only queued there, so use
-    // RFC 6298's 1 s.
+    // RFC 6298's 1 s (and ns-3's own delayed-ACK timeout with it).
     learners.SetAttribute("TcpMinRto", TimeValue(Seconds(1)));
+    learners.SetAttribute("TcpDelAckTimeout", TimeValue(MilliSeconds(200)));
     ApplicationContainer apps = learners.Install(nodes, underlay.addresses);
     apps.Start(Seconds(0));
 
@@ -430,9 +431,9 @@ TEST(Underlay, RouterTopologyFilesAreReadWhole)
 // the results the module wrote before underlays existed (stored in test/data/golden-direct).
 TEST(Underlay, DirectNetworkWithTheOldQueueReproducesEarlierResults)
 {
-    const std::string common
-        = " --nodes=6 --rounds=6 --dataset=synthetic --model=mlp --degree=2"
-          " --lr=0.05 --eval.every=3 --link.queue=100000p --tcp.min_rto=1s --no-plot";
+    const std::string common = " --nodes=6 --rounds=6 --dataset=synthetic --model=mlp --degree=2"
+                               " --lr=0.05 --eval.every=3 --link.queue=100000p --tcp.min_rto=1s"
+                               " --tcp.delayed_ack=200ms --no-plot";
     const std::map<std::string, std::string> runs = {
         {"dpsgd",
          " --link.bandwidth='ns3::UniformRandomVariable[Min=1|Max=20]'"
