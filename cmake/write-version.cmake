@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Writes OUT (a header with dlsim's version) when its contents change: `git describe` of the
 # source tree when it is a git checkout, else the project version. Run at every build, so a
 # new commit shows in the next run's provenance without reconfiguring.

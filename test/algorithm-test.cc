@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * dlsim: every sharing algorithm in whole simulations: consensus with lr = 0, equivalences
  * with D-PSGD, and JWINS's byte budget.

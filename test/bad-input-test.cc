@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * dlsim: every kind of bad input, as a table: what the user gives, the exit status expected
  * (2: input that cannot run; 1: a run that could not be carried out), and the words the

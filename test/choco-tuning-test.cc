@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * dlsim: tests of the CHOCO-SGD consensus step size tuner (compressed gossip on random vectors).
  */

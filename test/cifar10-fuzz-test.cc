@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * dlsim: CIFAR-10's reader on hostile files, run under AddressSanitizer and UBSan: every
  * truncation of a small batch and thousands of seeded corruptions are either read or refused

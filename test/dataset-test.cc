@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * dlsim: tests of the learning core's data side: IDX reading, synthetic data, partitioners,
  * and the learner's flat parameter view.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * dlsim: what happens when things go wrong: full disks, interrupted and killed runs, stalled
  * networks, busy or foreign run folders, and results that must stay right.

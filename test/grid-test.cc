@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * dlsim: grids of runs as a researcher uses them: cross products, resuming, job lists for
  * other machines, collecting and plotting, and one folder per run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * dlsim: tests of link-model parsing: data rates, latencies, random variables, CSV files.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * dlsim: tests of message framing and reassembly over a byte stream.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * dlsim: hostile input for every file parser. Each parser is fed a valid file cut at every
  * length, thousands of deterministic random corruptions of it, and hand-picked extreme values

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * dlsim: tests of time-varying link rates: reading CSV and Mahimahi traces, and a trace driving a
  * point-to-point link, checked against arithmetic.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * dlsim: the reproducibility inputs through dlsim-run, as a user gives them: a run on CIFAR-10
  * files (generated here in the binary version's format), partition files, initial parameters

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * dlsim: tests of the inputs that make runs comparable with other frameworks: partitions given
  * per sample, input normalisation, initial parameters from a file, CIFAR-10's binary files and

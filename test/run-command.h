@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * dlsim: test utilities for running the command-line programs and reading what they wrote.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * dlsim: tests of scenario files: defaults, sections, overrides and errors naming the key.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * dlsim: tests of the sharing algorithms on their own, without a network.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * dlsim: whole simulations on small generated data: consensus, timing, learning,
  * reproducibility, and the command line's errors.

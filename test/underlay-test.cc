@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * dlsim: the shared underlays against arithmetic: uplinks shared by a host's messages, fair
  * shares, asymmetric access, loss, and the direct network's results kept byte for byte.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Generate the sample bandwidth traces in scenarios/traces/.
 
 Deterministic and standard library only: running it again rewrites the same bytes.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Generate PyWavelets reference vectors for test/wavelet-transform-test.cc.
 
 Run with Debian's interpreter, which has python3-pywt (1.1.1) and numpy:
