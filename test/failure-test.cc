@@ -94,8 +94,9 @@ TEST(Failure, AnInterruptedRunKeepsItsPartialResults)
         execl("/bin/sh", "sh", "-c", command.c_str(), nullptr);
         _exit(127);
     }
-    // Wait until a few evaluations are on disk, then interrupt.
-    for (int i = 0; i < 500; ++i)
+    // Wait until a few evaluations are on disk (up to a minute on a loaded machine), then
+    // interrupt.
+    for (int i = 0; i < 3000; ++i)
     {
         std::error_code e;
         if (fs::file_size(out + "/curve.csv.partial", e) > 200 && !e)
@@ -228,7 +229,7 @@ TEST(Failure, AKilledGridResumesToCompleteCorrectResults)
         execl("/bin/sh", "sh", "-c", command.c_str(), nullptr);
         _exit(127);
     }
-    for (int i = 0; i < 500 && !fs::exists(out + "/seed=1/rounds.csv.partial"); ++i)
+    for (int i = 0; i < 3000 && !fs::exists(out + "/seed=1/rounds.csv.partial"); ++i)
     {
         usleep(10000);
     }
