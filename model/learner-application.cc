@@ -96,18 +96,17 @@ LearnerApplication::GetTypeId()
                             MakeUintegerAccessor(&LearnerApplication::m_initialCwnd),
                             MakeUintegerChecker<uint32_t>(1))
               .AddAttribute("TcpMinRto",
-                            "TCP's minimum retransmission timeout. 200 ms is Linux's; ns-3's own "
-                            "default (RFC 6298's 1 s) makes every timeout after a burst loss cost "
-                            "a full second.",
-                            TimeValue(MilliSeconds(200)),
+                            "TCP's minimum retransmission timeout (RFC 6298's 1 s, ns-3's own "
+                            "default; Linux uses 200 ms).",
+                            TimeValue(Seconds(1)),
                             MakeTimeAccessor(&LearnerApplication::m_minRto),
                             MakeTimeChecker(MilliSeconds(1)))
               .AddAttribute("TcpDelAckTimeout",
-                            "How long TCP may delay an ACK. 40 ms is Linux's minimum; ns-3's own "
-                            "default of 200 ms equals Linux's minimum retransmission timeout, so "
-                            "with both at 200 ms the sender times out while the receiver still "
-                            "holds back the ACK of a message's last segment.",
-                            TimeValue(MilliSeconds(40)),
+                            "How long TCP may delay an ACK (ns-3's own default, 200 ms; Linux "
+                            "uses 40 ms). Must stay below TcpMinRto, or the sender times out "
+                            "while the receiver still holds back the ACK of a message's last "
+                            "segment.",
+                            TimeValue(MilliSeconds(200)),
                             MakeTimeAccessor(&LearnerApplication::m_delAckTimeout),
                             MakeTimeChecker(Seconds(0)))
               .AddAttribute("MaxPayloadBytes",
