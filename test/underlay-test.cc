@@ -75,7 +75,7 @@ struct RoundResult
 
 /**
  * One round of D-PSGD with lr 0 (models differ at the start, so aggregation is visible) on the
- * MLP (a message of about 814 kB), 10 ms of compute, over the underlay the helper builds.
+ * MLP (a message of 407,113 bytes), 10 ms of compute, over the underlay the helper builds.
  */
 RoundResult
 RunOneRound(const OverlayGraph& overlay,
