@@ -214,37 +214,20 @@ AttachLearners(const RouterNetwork& network,
     {
         byName[network.routers[r]] = r;
     }
-    std::vector<bool> seen(learners, false);
-    for (const CsvRow& row : ReadCsvRows("underlay.attach_file", file, "node", 2))
-    {
-        auto node = static_cast<uint32_t>(ParseIndex(row.where, row.fields[0], UINT32_MAX));
-        if (node >= learners)
-        {
-            throw ConfigValueError(row.where + ": node " + row.fields[0] + " does not exist ("
-                                   + std::to_string(learners) + " learners)");
-        }
-        if (seen[node])
-        {
-            throw ConfigValueError(row.where + ": node " + row.fields[0] + " listed twice");
-        }
-        auto router = byName.find(row.fields[1]);
-        if (router == byName.end())
-        {
-            throw ConfigValueError(row.where + ": no router '" + row.fields[1]
-                                   + "' in the topology file");
-        }
-        seen[node] = true;
-        attachment[node] = router->second;
-    }
-    for (uint32_t i = 0; i < learners; ++i)
-    {
-        if (!seen[i])
-        {
-            throw ConfigValueError("underlay.attach_file " + file + " has no line for node "
-                                   + std::to_string(i));
-        }
-    }
-    return attachment;
+    return ReadNodeAssignment("underlay.attach_file",
+                              file,
+                              learners,
+                              [&](const CsvRow& row)
+                              {
+                                  auto router = byName.find(row.fields[1]);
+                                  if (router == byName.end())
+                                  {
+                                      throw ConfigValueError(row.where + ": no router '"
+                                                             + row.fields[1]
+                                                             + "' in the topology file");
+                                  }
+                                  return router->second;
+                              });
 }
 
 } // namespace ns3

@@ -176,9 +176,8 @@ UnderlayLinkHelper::Install(Ptr<Node> a,
     backward.from = nameB;
     backward.to = nameA;
     backward.role = roleBtoA;
-    ConfigureDirection(link.devices.Get(0), link.devices.Get(1), rateAtoB, latencySeconds, forward);
-    ConfigureDirection(
-        link.devices.Get(1), link.devices.Get(0), rateBtoA, latencySeconds, backward);
+    ConfigureDirection(link.devices.Get(0), link.devices.Get(1), forward);
+    ConfigureDirection(link.devices.Get(1), link.devices.Get(0), backward);
     links.push_back(forward);
     links.push_back(backward);
     return link;
@@ -187,8 +186,6 @@ UnderlayLinkHelper::Install(Ptr<Node> a,
 void
 UnderlayLinkHelper::ConfigureDirection(Ptr<NetDevice> sender,
                                        Ptr<NetDevice> receiver,
-                                       double /* rateBps */,
-                                       double /* latencySeconds */,
                                        UnderlayLink& record)
 {
     // Record what the device really got, whichever way it was set.

@@ -90,11 +90,8 @@ class UnderlayLinkHelper
                  const std::string& roleBtoA);
 
   private:
-    void ConfigureDirection(Ptr<NetDevice> sender,
-                            Ptr<NetDevice> receiver,
-                            double rateBps,
-                            double latencySeconds,
-                            UnderlayLink& record);
+    /// Record what `sender` got, give it its queue, and `receiver` its loss model.
+    void ConfigureDirection(Ptr<NetDevice> sender, Ptr<NetDevice> receiver, UnderlayLink& record);
 
     LinkBehaviour m_behaviour;
     PointToPointHelper m_p2p;

@@ -125,6 +125,39 @@ ReadCsvRows(const std::string& key,
     return rows;
 }
 
+std::vector<uint32_t>
+ReadNodeAssignment(const std::string& key,
+                   const std::string& path,
+                   uint32_t learners,
+                   const std::function<uint32_t(const CsvRow&)>& target)
+{
+    std::vector<uint32_t> assigned(learners, 0);
+    std::vector<bool> seen(learners, false);
+    for (const CsvRow& row : ReadCsvRows(key, path, "node", 2))
+    {
+        auto node = static_cast<uint32_t>(ParseIndex(row.where, row.fields[0], UINT32_MAX));
+        if (node >= learners)
+        {
+            throw ConfigValueError(row.where + ": node " + row.fields[0] + " does not exist ("
+                                   + std::to_string(learners) + " learners)");
+        }
+        if (seen[node])
+        {
+            throw ConfigValueError(row.where + ": node " + row.fields[0] + " listed twice");
+        }
+        seen[node] = true;
+        assigned[node] = target(row);
+    }
+    for (uint32_t i = 0; i < learners; ++i)
+    {
+        if (!seen[i])
+        {
+            throw ConfigValueError(key + " " + path + " has no line for node " + std::to_string(i));
+        }
+    }
+    return assigned;
+}
+
 uint64_t
 ParseIndex(const std::string& where, const std::string& text, uint64_t max)
 {

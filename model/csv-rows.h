@@ -8,6 +8,7 @@
 #define DLSIM_CSV_ROWS_H
 
 #include <cstdint>
+#include <functional>
 #include <istream>
 #include <string>
 #include <vector>
@@ -46,6 +47,16 @@ enum class LineRead
  * line breaks cannot fill memory. The shared reader of every line-based format.
  */
 LineRead ReadBoundedLine(std::istream& in, std::string& line, size_t maxLength);
+
+/**
+ * A file "node,TARGET" giving each of learners 0..n-1 exactly one target (a region, a router):
+ * `target` turns a row's second field into its index, throwing for an unknown one. Errors
+ * name the key, file and line (node out of range, listed twice, missing).
+ */
+std::vector<uint32_t> ReadNodeAssignment(const std::string& key,
+                                         const std::string& path,
+                                         uint32_t learners,
+                                         const std::function<uint32_t(const CsvRow&)>& target);
 
 /// A whole number in [0, max]; throws ConfigValueError naming `where` otherwise.
 uint64_t ParseIndex(const std::string& where, const std::string& text, uint64_t max);

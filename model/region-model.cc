@@ -153,44 +153,24 @@ AssignRegions(const std::string& mode,
     {
         throw ConfigValueError("regions.assign = file needs regions.file");
     }
-    std::vector<bool> seen(learners, false);
-    for (const CsvRow& row : ReadCsvRows("regions.file", path, "node", 2))
-    {
-        auto node = static_cast<uint32_t>(ParseIndex(row.where, row.fields[0], UINT32_MAX));
-        if (node >= learners)
+    return ReadNodeAssignment(
+        "regions.file",
+        path,
+        learners,
+        [&](const CsvRow& row)
         {
-            throw ConfigValueError(row.where + ": node " + row.fields[0] + " does not exist ("
-                                   + std::to_string(learners) + " learners)");
-        }
-        if (seen[node])
-        {
-            throw ConfigValueError(row.where + ": node " + row.fields[0] + " listed twice");
-        }
-        seen[node] = true;
-        auto named = std::find(regions.names.begin(), regions.names.end(), row.fields[1]);
-        if (named != regions.names.end())
-        {
-            regionOf[node] = static_cast<uint32_t>(named - regions.names.begin());
-        }
-        else if (!row.fields[1].empty()
-                 && row.fields[1].find_first_not_of("0123456789") == std::string::npos)
-        {
-            regionOf[node] = static_cast<uint32_t>(ParseIndex(row.where, row.fields[1], r - 1));
-        }
-        else
-        {
+            auto named = std::find(regions.names.begin(), regions.names.end(), row.fields[1]);
+            if (named != regions.names.end())
+            {
+                return static_cast<uint32_t>(named - regions.names.begin());
+            }
+            if (!row.fields[1].empty()
+                && row.fields[1].find_first_not_of("0123456789") == std::string::npos)
+            {
+                return static_cast<uint32_t>(ParseIndex(row.where, row.fields[1], r - 1));
+            }
             throw ConfigValueError(row.where + ": unknown region '" + row.fields[1] + "'");
-        }
-    }
-    for (uint32_t i = 0; i < learners; ++i)
-    {
-        if (!seen[i])
-        {
-            throw ConfigValueError("regions.file " + path + " has no line for node "
-                                   + std::to_string(i));
-        }
-    }
-    return regionOf;
+        });
 }
 
 } // namespace ns3

@@ -196,7 +196,7 @@ IsComplete(const GridPoint& point)
     {
         return false;
     }
-    if (!ReadSummaryCsvRow(out + "/summary.csv") || ReadFile(out + "/summary.json").empty())
+    if (!HasCompleteResults(out))
     {
         std::cout << "dlsim: warning: " << out
                   << " has a summary that is empty or unreadable; running it again" << std::endl;

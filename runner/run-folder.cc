@@ -67,6 +67,13 @@ ReadText(const std::string& path)
 } // namespace
 
 bool
+HasCompleteResults(const std::string& folder)
+{
+    return ReadSummaryCsvRow(folder + "/summary.csv").has_value()
+           && !ReadText(folder + "/summary.json").empty();
+}
+
+bool
 SameConfiguration(const std::string& a, const std::string& b)
 {
     // A key that one file lacks (written before the key existed) counts with its default.
@@ -196,9 +203,8 @@ void
 PrepareRunFolder(const std::string& folder, const std::string& ini, bool overwrite)
 {
     const std::string previousIni = ReadText(folder + "/config.ini");
-    const bool complete = ReadSummaryCsvRow(folder + "/summary.csv").has_value()
-                          && std::filesystem::exists(folder + "/summary.json");
-    if (complete && !overwrite && !previousIni.empty() && !SameConfiguration(previousIni, ini))
+    if (HasCompleteResults(folder) && !overwrite && !previousIni.empty()
+        && !SameConfiguration(previousIni, ini))
     {
         auto before = ReadIniValues(previousIni);
         auto after = ReadIniValues(ini);

@@ -49,6 +49,9 @@ unsigned long long ProcessStartTime(long pid);
  */
 void PrepareRunFolder(const std::string& folder, const std::string& ini, bool overwrite);
 
+/// Whether `folder` holds a finished run: a summary.csv that parses and a summary.json.
+bool HasCompleteResults(const std::string& folder);
+
 /// Whether two config.ini texts set the same keys to the same values (comments aside).
 bool SameConfiguration(const std::string& a, const std::string& b);
 

@@ -191,26 +191,20 @@ RolesOf(const ScenarioConfig& c, const std::string& network)
     return roles;
 }
 
-/// Throws unless one of `wanted` (or "all") is among `roles`.
+/// Throws unless some link of `roles` matches `wanted` (as RoleMatches decides).
 void
 CheckRolesExist(const std::string& key,
                 const std::vector<std::string>& wanted,
                 const std::vector<std::string>& roles,
                 const std::string& network)
 {
-    for (const auto& w : wanted)
-    {
-        for (const auto& r : roles)
-        {
-            if (w == "all" || w == r || (w == "access" && (r == "up" || r == "down")))
-            {
-                return;
-            }
-        }
-    }
     std::string have;
     for (const auto& r : roles)
     {
+        if (RoleMatches(wanted, r))
+        {
+            return;
+        }
         have += (have.empty() ? "" : ", ") + r;
     }
     throw ConfigValueError(key + ": network " + network + " has no such links (it has: " + have

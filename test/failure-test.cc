@@ -37,26 +37,6 @@ Folder(const std::string& name)
     return dir;
 }
 
-std::vector<std::vector<std::string>>
-Rows(const std::string& path)
-{
-    std::ifstream in(path);
-    std::vector<std::vector<std::string>> rows;
-    std::string line;
-    std::getline(in, line);
-    while (std::getline(in, line))
-    {
-        std::vector<std::string> fields;
-        std::stringstream ss(line);
-        for (std::string f; std::getline(ss, f, ',');)
-        {
-            fields.push_back(f);
-        }
-        rows.push_back(fields);
-    }
-    return rows;
-}
-
 // A full disk (here: a file-size limit, which fails writes the same way) ends the run with an
 // error naming the file, and leaves no summary that would make a grid skip the point.
 TEST(Failure, AFullDiskEndsTheRunWithAnErrorAndNoSummary)
@@ -108,9 +88,9 @@ TEST(Failure, AnInterruptedRunKeepsItsPartialResults)
     kill(pid, SIGTERM);
     int status = 0;
     waitpid(pid, &status, 0);
-    auto rows = Rows(out + "/curve.csv.partial");
+    auto rows = ReadCsv(out + "/curve.csv.partial");
     EXPECT_GE(rows.size(), 3u) << "evaluations flushed before the interruption";
-    EXPECT_FALSE(Rows(out + "/rounds.csv.partial").empty());
+    EXPECT_FALSE(ReadCsv(out + "/rounds.csv.partial").empty());
     EXPECT_FALSE(fs::exists(out + "/curve.csv"));
     EXPECT_FALSE(fs::exists(out + "/summary.json"));
     EXPECT_FALSE(fs::exists(out + "/.lock"));
@@ -133,7 +113,7 @@ TEST(Failure, ARunRefusesToOverwriteAnotherConfigurationsResults)
     ASSERT_EQ(RunCommand(kRun + kSmall + " --rounds=3 --lr=0.1 --overwrite --out=" + out, output),
               0)
         << output;
-    EXPECT_EQ(Rows(out + "/rounds.csv").size(), 12u);
+    EXPECT_EQ(ReadCsv(out + "/rounds.csv").size(), 12u);
     fs::remove_all(out);
 }
 
@@ -153,12 +133,12 @@ TEST(Failure, CurveBytesCountEveryNodeWhenFewEvaluate)
         << output;
     std::map<std::string, double> bytesAfter; // round -> sum over nodes
     std::map<std::string, int> nodesIn;
-    for (const auto& row : Rows(out + "/rounds.csv"))
+    for (const auto& row : ReadCsv(out + "/rounds.csv"))
     {
         bytesAfter[row[1]] += std::stod(row[7]) + std::stod(row[8]);
         ++nodesIn[row[1]];
     }
-    auto curve = Rows(out + "/curve.csv");
+    auto curve = ReadCsv(out + "/curve.csv");
     ASSERT_EQ(curve.size(), 4u); // rounds 0, 2, 4, 6
     for (const auto& row : curve)
     {
@@ -285,11 +265,11 @@ TEST(Failure, SmallPartitionsAreChargedForWhatTheyCompute)
     // Logistic regression is 47,040 FLOP per sample, 3 steps on a 10 GFLOP/s device, on all of
     // the node's samples (about 75 of the 300).
     std::map<std::string, double> samples;
-    for (const auto& row : Rows(out + "/partition.csv"))
+    for (const auto& row : ReadCsv(out + "/partition.csv"))
     {
         samples[row[0]] = std::stod(row[1]);
     }
-    auto rows = Rows(out + "/rounds.csv");
+    auto rows = ReadCsv(out + "/rounds.csv");
     ASSERT_EQ(rows.size(), 4u);
     for (const auto& row : rows)
     {
@@ -316,7 +296,7 @@ TEST(Failure, Ns3AttributesFromTheScenarioTakeEffectAndAreRecorded)
               std::string::npos);
     auto wire = [](const std::string& dir)
     {
-        return std::stod(Rows(dir + "/summary.csv")[0][9]);
+        return std::stod(ReadCsv(dir + "/summary.csv")[0][9]);
     };
     EXPECT_GT(wire(b), wire(a) * 1.01) << "more ACKs on the wire";
     // The recorded configuration runs again as it is.

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <vector>
 
 namespace ns3
 {
@@ -37,6 +38,27 @@ ReadWholeFile(const std::string& path)
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();
+}
+
+/// Rows of a CSV file (header skipped), fields as text.
+inline std::vector<std::vector<std::string>>
+ReadCsv(const std::string& path)
+{
+    std::ifstream in(path);
+    std::vector<std::vector<std::string>> rows;
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line))
+    {
+        std::vector<std::string> fields;
+        std::stringstream ss(line);
+        for (std::string f; std::getline(ss, f, ',');)
+        {
+            fields.push_back(f);
+        }
+        rows.push_back(fields);
+    }
+    return rows;
 }
 
 } // namespace ns3

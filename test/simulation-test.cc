@@ -37,29 +37,6 @@ TempDir(const std::string& name)
     return dir.string();
 }
 
-/// Rows of a CSV file (header skipped), fields as text.
-std::vector<std::vector<std::string>>
-ReadCsv(const std::string& path)
-{
-    std::ifstream in(path);
-    std::vector<std::vector<std::string>> rows;
-    std::string line;
-    std::getline(in, line);
-    while (std::getline(in, line))
-    {
-        std::vector<std::string> fields;
-        std::stringstream ss(line);
-        for (std::string f; std::getline(ss, f, ',');)
-        {
-            fields.push_back(f);
-        }
-        rows.push_back(fields);
-    }
-    return rows;
-}
-
-/// Run a program, returning its exit status and what it printed (stdout and stderr).
-
 double
 MaxDistanceToMean(const std::vector<std::vector<double>>& x)
 {
