@@ -77,6 +77,12 @@ ComputeTimeModel::AssignStreams(int64_t stream)
     return 1;
 }
 
+void
+ComputeTimeModel::SetDeviceSpeeds(std::vector<double> gflops)
+{
+    m_speeds = std::move(gflops);
+}
+
 ComputeTimeModel::Mode
 ComputeTimeModel::GetMode() const
 {
@@ -96,6 +102,11 @@ ComputeTimeModel::NextNodeRoundTime(double trainFlopsPerSample,
 {
     // Draw for every node in every mode so that switching modes does not shift other streams.
     double gflops = m_deviceGflops->GetValue();
+    if (m_nextNode < m_speeds.size())
+    {
+        gflops = m_speeds[m_nextNode];
+    }
+    ++m_nextNode;
     switch (m_mode)
     {
         case Mode::Flops:

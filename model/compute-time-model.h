@@ -12,6 +12,7 @@
 #include "ns3/random-variable-stream.h"
 
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -43,6 +44,10 @@ class ComputeTimeModel
 
     int64_t AssignStreams(int64_t stream);
 
+    /// Give every node its own device speed in GFLOP/s, node i the i-th (Flops mode; the random
+    /// variable is still drawn, so other streams do not shift).
+    void SetDeviceSpeeds(std::vector<double> gflops);
+
     Mode GetMode() const;
     double GetMeasuredScale() const;
 
@@ -57,6 +62,8 @@ class ComputeTimeModel
     Ptr<RandomVariableStream> m_deviceGflops;
     double m_stepSeconds;
     double m_measuredScale;
+    std::vector<double> m_speeds;
+    size_t m_nextNode = 0;
 };
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -44,7 +45,7 @@ LearnerApplication::GetTypeId()
                             MakeUintegerAccessor(&LearnerApplication::m_seed),
                             MakeUintegerChecker<uint64_t>())
               .AddAttribute("Rounds",
-                            "Number of synchronous rounds to run.",
+                            "Number of rounds to run (at most, with Duration).",
                             UintegerValue(10),
                             MakeUintegerAccessor(&LearnerApplication::m_rounds),
                             MakeUintegerChecker<uint32_t>(1))
@@ -53,6 +54,44 @@ LearnerApplication::GetTypeId()
                             UintegerValue(9000),
                             MakeUintegerAccessor(&LearnerApplication::m_port),
                             MakeUintegerChecker<uint16_t>(1))
+              .AddAttribute("RoundMode",
+                            "How long a round waits for in-neighbours' messages: sync (all of "
+                            "them), deadline (at most RoundTimeout after sending), async (never).",
+                            EnumValue(LearnerApplication::SYNC),
+                            MakeEnumAccessor(&LearnerApplication::m_mode),
+                            MakeEnumChecker(LearnerApplication::SYNC,
+                                            "sync",
+                                            LearnerApplication::DEADLINE,
+                                            "deadline",
+                                            LearnerApplication::ASYNC,
+                                            "async"))
+              .AddAttribute("RoundTimeout",
+                            "Deadline rounds: how long to wait for in-neighbours after handing "
+                            "the own message to TCP (Time::Max: for ever, as in sync rounds).",
+                            TimeValue(Time::Max()),
+                            MakeTimeAccessor(&LearnerApplication::m_roundTimeout),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("LateMessages",
+                            "Deadline rounds: what to do with a message of a round already "
+                            "aggregated (algorithms whose messages are increments always use it).",
+                            EnumValue(static_cast<int>(LateMessages::Drop)),
+                            MakeEnumAccessor(&LearnerApplication::m_late),
+                            MakeEnumChecker(static_cast<int>(LateMessages::Drop),
+                                            "drop",
+                                            static_cast<int>(LateMessages::Stale),
+                                            "stale"))
+              .AddAttribute("Duration",
+                            "If > 0, start no round after this simulated time (the learner then "
+                            "counts as finished).",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&LearnerApplication::m_duration),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("EvalInterval",
+                            "If > 0, evaluations follow a clock (whoever runs the simulation "
+                            "calls EvaluateNow every interval) instead of EvalEvery rounds.",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&LearnerApplication::m_evalInterval),
+                            MakeTimeChecker(Seconds(0)))
               .AddAttribute("EvalEvery",
                             "Evaluate after every this many rounds (and after the last round).",
                             UintegerValue(10),
@@ -252,6 +291,8 @@ LearnerApplication::StartApplication()
     context.self = m_learnerId;
     context.seed = m_seed;
     m_algorithm->Initialize(m_learner->GetParameters(), context);
+    m_inbox = std::make_unique<MessageInbox>(m_algorithm->GetPartialReceipt(),
+                                             static_cast<LateMessages>(m_late));
 
     // Accepted sockets inherit the listener's TCP attributes.
     m_listener = CreateTcpSocket();
@@ -291,7 +332,10 @@ LearnerApplication::StartApplication()
         m_out.push_back(connection);
     }
     m_round = 1;
-    Evaluate(0); // the initial model
+    if (m_evalInterval.IsZero())
+    {
+        Evaluate(0); // the initial model
+    }
     StartRound();
 }
 
@@ -300,6 +344,7 @@ LearnerApplication::StopApplication()
 {
     NS_LOG_FUNCTION(this);
     Simulator::Cancel(m_trainingEvent);
+    Simulator::Cancel(m_deadlineEvent);
     for (auto& connection : m_out)
     {
         connection.socket->Close();
@@ -376,7 +421,7 @@ LearnerApplication::PushBytes(OutConnection& connection)
 {
     while (connection.connected && !connection.queue.empty())
     {
-        const std::vector<uint8_t>& bytes = *connection.queue.front();
+        const std::vector<uint8_t>& bytes = *connection.queue.front().bytes;
         uint32_t room = connection.socket->GetTxAvailable();
         if (room == 0)
         {
@@ -435,7 +480,8 @@ void
 LearnerApplication::DeliverMessage(Message message)
 {
     const MessageHeader& h = message.header;
-    if (h.round < m_round || h.round > m_rounds)
+    // Only synchronous rounds guarantee that nothing of a finished round is still on its way.
+    if ((m_mode == SYNC && h.round < m_round) || h.round == 0 || h.round > m_rounds)
     {
         Fail("in round " + std::to_string(m_round) + " got a message of round "
              + std::to_string(h.round) + " from learner " + std::to_string(h.sender));
@@ -448,6 +494,8 @@ LearnerApplication::DeliverMessage(Message message)
              + std::to_string(h.sender) + ", which is not an in-neighbour in that round");
         return;
     }
+    NS_LOG_INFO("learner " << m_learnerId << " in round " << m_round << " got round " << h.round
+                           << " from " << h.sender);
     MessageReport report;
     report.sender = h.sender;
     report.receiver = m_learnerId;
@@ -455,8 +503,14 @@ LearnerApplication::DeliverMessage(Message message)
     report.totalBytes = MessageHeader::kSize + message.payload.size();
     report.time = Simulator::Now();
     m_messageReceivedTrace(report);
-    auto& slot = m_inbox[h.round];
-    if (!slot.emplace(h.sender, std::move(message)).second)
+    InboxMessage held;
+    held.sender = h.sender;
+    held.round = h.round;
+    held.senderDegree = h.senderDegree;
+    held.payload = std::move(message.payload);
+    // Wait-free rounds have no lateness: whatever arrived since the last aggregation is used.
+    const uint32_t current = m_mode == ASYNC ? 0 : m_round;
+    if (m_inbox->Add(std::move(held), current) == MessageInbox::Added::Duplicate)
     {
         Fail("got two messages of round " + std::to_string(h.round) + " from learner "
              + std::to_string(h.sender));
@@ -530,8 +584,10 @@ LearnerApplication::StartRound()
 {
     NS_LOG_FUNCTION(this << m_round);
     m_trained = false;
+    m_deadlinePassed = false;
     m_roundValueBytes = 0;
     m_roundMetadataBytes = 0;
+    m_roundSuperseded = 0;
     if (!m_algorithm->TrainsInRound(m_round))
     {
         // A communication-only round (SCSP's final gossip): nothing to train, no compute time.
@@ -542,6 +598,10 @@ LearnerApplication::StartRound()
         return;
     }
     // The real training runs now; its results become visible after the simulated compute time.
+    if (m_evalInterval.IsStrictlyPositive())
+    {
+        m_aggregatedModel = m_learner->GetParameters();
+    }
     std::clock_t cpuStart = std::clock();
     double loss = m_learner->Train();
     Time computeTime = m_computeTime;
@@ -568,11 +628,16 @@ LearnerApplication::FinishTraining(double trainLoss, Time computeTime)
     header.senderDegree = info.outDegree;
     // One buffer shared by every connection: the bytes are the same for all neighbours.
     auto framed = std::make_shared<const std::vector<uint8_t>>(FrameMessage(header, payload.bytes));
+    if (m_mode == ASYNC && m_algorithm->GetPartialReceipt() == PartialReceipt::LatestModel)
+    {
+        // A newer model makes an unsent older one worthless: send the newest, not a backlog.
+        m_roundSuperseded = DropUnsentMessages();
+    }
     for (const Peer& peer : PhaseOf(m_round).out)
     {
         OutConnection& connection = *std::find_if(
             m_out.begin(), m_out.end(), [&peer](const auto& c) { return c.peer.id == peer.id; });
-        connection.queue.push_back(framed);
+        connection.queue.push_back({framed, payload.valueBytes});
         m_roundValueBytes += payload.valueBytes;
         m_roundMetadataBytes += framed->size() - payload.valueBytes;
         MessageReport report;
@@ -588,34 +653,85 @@ LearnerApplication::FinishTraining(double trainLoss, Time computeTime)
     m_totalValueBytes += m_roundValueBytes;
     m_totalMetadataBytes += m_roundMetadataBytes;
     m_trained = true;
+    m_aggregatedModel.clear();
+    if (m_mode == DEADLINE && m_roundTimeout != Time::Max())
+    {
+        m_deadlineEvent
+            = Simulator::Schedule(m_roundTimeout, &LearnerApplication::DeadlinePassed, this);
+    }
     TryAggregate();
+}
+
+uint32_t
+LearnerApplication::DropUnsentMessages()
+{
+    uint32_t dropped = 0;
+    for (auto& connection : m_out)
+    {
+        // The front message may be partly with TCP already: it must be finished.
+        auto firstUnsent = connection.queue.begin();
+        if (firstUnsent != connection.queue.end() && connection.offset > 0)
+        {
+            ++firstUnsent;
+        }
+        for (auto it = firstUnsent; it != connection.queue.end(); ++it)
+        {
+            // Never sent: the node's byte counts are what it handed to TCP.
+            m_totalValueBytes -= it->valueBytes;
+            m_totalMetadataBytes -= it->bytes->size() - it->valueBytes;
+            ++dropped;
+        }
+        connection.queue.erase(firstUnsent, connection.queue.end());
+    }
+    return dropped;
+}
+
+void
+LearnerApplication::DeadlinePassed()
+{
+    m_deadlinePassed = true;
+    TryAggregate();
+}
+
+bool
+LearnerApplication::RoundReady() const
+{
+    switch (m_mode)
+    {
+    case ASYNC:
+        return true;
+    case DEADLINE:
+        if (m_deadlinePassed)
+        {
+            return true;
+        }
+        [[fallthrough]];
+    case SYNC:
+    default:
+        return m_inbox->CountOfRound(m_round) >= PhaseOf(m_round).in.size();
+    }
 }
 
 void
 LearnerApplication::TryAggregate()
 {
-    if (!m_trained || m_finished || m_failed)
+    if (!m_trained || m_finished || m_failed || !RoundReady())
     {
         return;
     }
-    auto slot = m_inbox.find(m_round);
-    size_t have = slot == m_inbox.end() ? 0 : slot->second.size();
-    if (have < PhaseOf(m_round).in.size())
-    {
-        return;
-    }
+    Simulator::Cancel(m_deadlineEvent);
+    InboxTake take = m_mode == ASYNC ? m_inbox->TakeAll(m_round) : m_inbox->Take(m_round);
     std::vector<ReceivedPayload> received;
-    if (slot != m_inbox.end())
+    received.reserve(take.messages.size());
+    for (const InboxMessage& message : take.messages)
     {
-        for (const auto& [sender, message] : slot->second)
-        {
-            ReceivedPayload r;
-            r.sender = sender;
-            r.senderDegree = message.header.senderDegree;
-            r.data = message.payload.data();
-            r.size = message.payload.size();
-            received.push_back(r);
-        }
+        ReceivedPayload r;
+        r.sender = message.sender;
+        r.round = message.round;
+        r.senderDegree = message.senderDegree;
+        r.data = message.payload.data();
+        r.size = message.payload.size();
+        received.push_back(r);
     }
     std::vector<float> next;
     try
@@ -628,10 +744,8 @@ LearnerApplication::TryAggregate()
         return;
     }
     m_learner->SetParameters(next);
-    if (slot != m_inbox.end())
-    {
-        m_inbox.erase(slot);
-    }
+    const bool last = m_round == m_rounds
+                      || (m_duration.IsStrictlyPositive() && Simulator::Now() >= m_duration);
 
     RoundReport report;
     report.learner = m_learnerId;
@@ -643,20 +757,26 @@ LearnerApplication::TryAggregate()
     report.metadataBytes = m_roundMetadataBytes;
     report.totalValueBytes = m_totalValueBytes;
     report.totalMetadataBytes = m_totalMetadataBytes;
+    report.fresh = take.fresh;
+    report.stale = take.stale;
+    report.dropped = take.dropped;
+    report.meanStaleness = take.meanStaleness;
+    report.maxStaleness = take.maxStaleness;
+    report.supersededSends = m_roundSuperseded;
+    report.finished = last;
     m_roundCompletedTrace(report);
 
-    if (m_round % m_evalEvery == 0 || m_round == m_rounds)
+    if (m_evalInterval.IsZero() && (m_round % m_evalEvery == 0 || last))
     {
         Evaluate(m_round);
     }
     m_trained = false;
-    if (m_round == m_rounds)
+    ++m_round;
+    if (last)
     {
         m_finished = true;
-        ++m_round;
         return;
     }
-    ++m_round;
     // A fresh event rather than a direct call keeps the stack flat and lets same-time events run.
     m_trainingEvent = Simulator::ScheduleNow(&LearnerApplication::StartRound, this);
 }
@@ -668,10 +788,37 @@ LearnerApplication::Evaluate(uint32_t round)
     {
         return;
     }
+    Report(m_learner->Evaluate(*m_testSet, m_evalSamples), round);
+}
+
+void
+LearnerApplication::EvaluateNow(uint32_t index)
+{
+    if (!m_evaluate || !m_testSet)
+    {
+        return;
+    }
+    if (m_aggregatedModel.empty())
+    {
+        Report(m_learner->Evaluate(*m_testSet, m_evalSamples), index);
+        return;
+    }
+    // Mid-computation in simulated time: the learner holds the last aggregated model.
+    std::vector<float> trained = m_learner->GetParameters();
+    m_learner->SetParameters(m_aggregatedModel);
     EvalResult result = m_learner->Evaluate(*m_testSet, m_evalSamples);
+    m_learner->SetParameters(trained);
+    Report(result, index);
+}
+
+void
+LearnerApplication::Report(const EvalResult& result, uint32_t round)
+{
     EvalReport report;
     report.learner = m_learnerId;
     report.round = round;
+    report.completedRounds = GetCompletedRounds();
+    report.totalBytes = m_totalValueBytes + m_totalMetadataBytes;
     report.time = Simulator::Now();
     report.accuracy = result.accuracy;
     report.loss = result.loss;

@@ -10,6 +10,7 @@
 #include "dataset.h"
 #include "learner.h"
 #include "message-framing.h"
+#include "message-inbox.h"
 #include "ns3/application.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
@@ -37,6 +38,17 @@ struct RoundReport
     uint64_t metadataBytes = 0;   ///< header, index and other non-value bytes sent in this round
     uint64_t totalValueBytes = 0; ///< cumulative value bytes since the start
     uint64_t totalMetadataBytes = 0;
+    /// What the aggregation used: in-neighbours' messages of this round, of earlier rounds
+    /// (stale), and late or superseded messages discarded since the previous aggregation.
+    uint32_t fresh = 0;
+    uint32_t stale = 0;
+    uint32_t dropped = 0;
+    double meanStaleness = 0.0; ///< rounds behind this one, over the messages used
+    uint32_t maxStaleness = 0;
+    /// Own messages of earlier rounds that were still waiting for TCP and were replaced by this
+    /// round's (wait-free rounds of algorithms whose messages are models).
+    uint32_t supersededSends = 0;
+    bool finished = false; ///< this was the learner's last round
 };
 
 /// Reported for every message sent (handed to TCP) or received (fully reassembled).
@@ -54,17 +66,25 @@ struct MessageReport
 struct EvalReport
 {
     uint32_t learner = 0;
-    uint32_t round = 0;
+    uint32_t round = 0; ///< the round evaluated after, or the index of a timed evaluation
+    uint32_t completedRounds = 0;
+    uint64_t totalBytes = 0; ///< bytes (values and metadata) this learner sent so far
     Time time;
     double accuracy = 0.0;
     double loss = 0.0;
 };
 
 /**
- * Runs synchronous rounds on one host: train (charged as simulated compute time), encode the
- * sharing algorithm's payload and send it over TCP to every out-neighbour, wait for the
- * round's message of every in-neighbour (later rounds' messages are buffered), let the
- * algorithm decode and aggregate the bytes that actually arrived, then start the next round.
+ * Runs rounds on one host: train (charged as simulated compute time), encode the sharing
+ * algorithm's payload and send it over TCP to every out-neighbour, wait for in-neighbours'
+ * messages as the round mode says (later rounds' messages are buffered), let the algorithm
+ * decode and aggregate the bytes that actually arrived, then start the next round.
+ *
+ * Round modes: Sync waits for the round's message of every in-neighbour. Deadline waits at most
+ * RoundTimeout after handing its own message to TCP, then aggregates what arrived; a message of
+ * a round already aggregated is dropped or used as stale in the next aggregation (LateMessages;
+ * algorithms whose messages are increments always use it). Async never waits: it aggregates
+ * whatever arrived since its previous aggregation, so fast learners do more rounds.
  *
  * The application opens its sockets in StartApplication: one listening socket for incoming
  * connections, and one connection to each out-neighbour for outgoing messages. Evaluation costs
@@ -83,6 +103,14 @@ class LearnerApplication : public Application
     typedef void (*EvaluatedCallback)(const EvalReport& report);
     /// Signature of the Failed trace source: why the learner cannot go on.
     typedef void (*FailedCallback)(const std::string& message);
+
+    /// How long a round waits for in-neighbours (RoundMode attribute).
+    enum RoundMode
+    {
+        SYNC,
+        DEADLINE,
+        ASYNC,
+    };
 
     LearnerApplication();
     ~LearnerApplication() override;
@@ -115,6 +143,12 @@ class LearnerApplication : public Application
     /// Rounds completed so far.
     uint32_t GetCompletedRounds() const;
     bool IsFinished() const;
+
+    /**
+     * Evaluate now the model of the last aggregation (the initial model before the first one),
+     * reported as evaluation `index`: what timed evaluations (one clock for every learner) use.
+     */
+    void EvaluateNow(uint32_t index);
     /// Whether the learner stopped on an error (reported through the Failed trace source).
     bool HasFailed() const;
 
@@ -131,7 +165,13 @@ class LearnerApplication : public Application
         Peer peer;
         Ptr<Socket> socket;
         bool connected = false;
-        std::deque<std::shared_ptr<const std::vector<uint8_t>>> queue;
+        struct Queued
+        {
+            std::shared_ptr<const std::vector<uint8_t>> bytes; ///< shared by all neighbours
+            uint64_t valueBytes = 0;
+        };
+
+        std::deque<Queued> queue;
         size_t offset = 0; ///< bytes of queue.front() already handed to TCP
     };
 
@@ -155,8 +195,12 @@ class LearnerApplication : public Application
     void StartRound();
     void FinishTraining(double trainLoss, Time computeTime);
     void DeliverMessage(Message message);
+    void DeadlinePassed();
+    bool RoundReady() const;
     void TryAggregate();
+    uint32_t DropUnsentMessages();
     void Evaluate(uint32_t round);
+    void Report(const EvalResult& result, uint32_t round);
 
     // Attributes
     uint32_t m_learnerId;
@@ -174,6 +218,11 @@ class LearnerApplication : public Application
     Time m_minRto;
     Time m_delAckTimeout;
     uint64_t m_maxPayloadBytes;
+    RoundMode m_mode;
+    Time m_evalInterval;
+    Time m_roundTimeout;
+    int m_late; ///< a LateMessages value (ns-3 enum attributes are ints)
+    Time m_duration;
 
     // Learning state
     std::unique_ptr<Learner> m_learner;
@@ -188,8 +237,15 @@ class LearnerApplication : public Application
     std::vector<float> m_trainedModel;
     double m_trainLoss = 0.0;
     Time m_roundComputeTime;
-    /// Messages received, by round and then by sender (so aggregation order is fixed).
-    std::map<uint32_t, std::map<uint32_t, Message>> m_inbox;
+    /// Messages received and not yet aggregated.
+    std::unique_ptr<MessageInbox> m_inbox;
+    bool m_deadlinePassed = false;
+    EventId m_deadlineEvent;
+    uint32_t m_roundSuperseded = 0;
+    /// Timed evaluations only: the model of the last aggregation, which the learner holds in
+    /// simulated time until the round's compute time has passed (the real training has already
+    /// replaced it).
+    std::vector<float> m_aggregatedModel;
 
     // Byte accounting
     uint64_t m_roundValueBytes = 0;

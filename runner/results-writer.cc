@@ -70,6 +70,9 @@ ResultsWriter::ResultsWriter(const std::string& directory,
         directory + "/rounds.csv",
         "node,round,time_s,compute_s,train_loss,value_bytes,metadata_bytes,"
         "cum_value_bytes,cum_metadata_bytes");
+    m_receiptCsv = std::make_unique<StreamedFile>(
+        directory + "/receipt.csv",
+        "node,round,time_s,fresh,stale,dropped,staleness_mean,staleness_max,superseded_sends");
     m_evalCsv = std::make_unique<StreamedFile>(directory + "/eval.csv",
                                                "round,time_s,node,accuracy,loss");
     m_curveCsv = std::make_unique<StreamedFile>(
@@ -79,6 +82,7 @@ ResultsWriter::ResultsWriter(const std::string& directory,
     m_wallStart = std::chrono::steady_clock::now();
     m_bytesAfterRound[0] = std::vector<uint64_t>(nodes, 0);
     m_roundOf.assign(nodes, 0);
+    m_finished.assign(nodes, false);
 }
 
 void
@@ -161,7 +165,7 @@ ResultsWriter::DescribeUnfinished() const
     uint32_t unfinished = 0;
     for (uint32_t i = 0; i < m_nodes; ++i)
     {
-        if (m_roundOf[i] >= m_rounds)
+        if (m_finished[i])
         {
             continue;
         }
@@ -196,7 +200,38 @@ ResultsWriter::Attach(ApplicationContainer apps)
         app->GetAttribute("Rounds", rounds);
         m_rounds = std::max(m_rounds, static_cast<uint32_t>(rounds.Get()));
         m_evaluatingNodes += evaluates.Get() ? 1 : 0;
+        TimeValue interval;
+        app->GetAttribute("EvalInterval", interval);
+        if (i == 0)
+        {
+            m_evalInterval = interval.Get();
+        }
+        else if (interval.Get() != m_evalInterval)
+        {
+            NS_FATAL_ERROR("ResultsWriter: learners must share one EvalInterval");
+        }
     }
+    m_apps.Add(apps);
+    if (m_evalInterval.IsStrictlyPositive())
+    {
+        Simulator::Schedule(Seconds(0), &ResultsWriter::Tick, this, 0);
+    }
+}
+
+void
+ResultsWriter::Tick(uint32_t index)
+{
+    // Every learner is evaluated at the same simulated instant, on the model it holds then.
+    for (uint32_t i = 0; i < m_apps.GetN(); ++i)
+    {
+        DynamicCast<LearnerApplication>(m_apps.Get(i))->EvaluateNow(index);
+    }
+    if (AllFinished())
+    {
+        Simulator::Stop();
+        return;
+    }
+    Simulator::Schedule(m_evalInterval, &ResultsWriter::Tick, this, index + 1);
 }
 
 void
@@ -207,6 +242,15 @@ ResultsWriter::OnRound(const RoundReport& r)
          << r.computeTime.GetSeconds() << "," << r.trainLoss << "," << r.valueBytes << ","
          << r.metadataBytes << "," << r.totalValueBytes << "," << r.totalMetadataBytes << "\n";
     m_roundsCsv->Append(line.str());
+    std::ostringstream receipt;
+    receipt << std::setprecision(9) << r.learner << "," << r.round << "," << r.time.GetSeconds()
+            << "," << r.fresh << "," << r.stale << "," << r.dropped << "," << r.meanStaleness
+            << "," << r.maxStaleness << "," << r.supersededSends << "\n";
+    m_receiptCsv->Append(receipt.str());
+    m_summary.messagesFresh += r.fresh;
+    m_summary.messagesStale += r.stale;
+    m_summary.messagesDropped += r.dropped;
+    m_summary.sendsSuperseded += r.supersededSends;
     auto& bytes = m_bytesAfterRound[r.round];
     bytes.resize(m_nodes, 0);
     bytes[r.learner] = r.totalValueBytes + r.totalMetadataBytes;
@@ -227,9 +271,14 @@ ResultsWriter::OnRound(const RoundReport& r)
         }
         ReportReadyRounds();
     }
-    if (r.round == m_rounds && ++m_finishedNodes == m_nodes)
+    if (r.finished && !m_finished[r.learner])
     {
-        Simulator::Stop();
+        m_finished[r.learner] = true;
+        // Timed evaluations stop at the next tick, so that the final models are evaluated.
+        if (++m_finishedNodes == m_nodes && m_evalInterval.IsZero())
+        {
+            Simulator::Stop();
+        }
     }
 }
 
@@ -242,7 +291,9 @@ ResultsWriter::OnEvaluated(const EvalReport& r)
     m_evalCsv->Append(line.str());
     EvalRound& round = m_evals[r.round];
     round.accuracies.push_back(r.accuracy);
+    round.bytes.push_back(r.totalBytes);
     round.time = std::max(round.time, r.time.GetSeconds());
+    m_lastEvalTime = std::max(m_lastEvalTime, r.time.GetSeconds());
     ReportReadyRounds();
 }
 
@@ -256,8 +307,9 @@ ResultsWriter::ReportReadyRounds()
     {
         auto next = m_evals.begin();
         const uint32_t round = next->first;
+        const bool timed = m_evalInterval.IsStrictlyPositive();
         if (next->second.accuracies.size() < m_evaluatingNodes
-            || (round > 0 && m_completeRounds.count(round) == 0))
+            || (!timed && round > 0 && m_completeRounds.count(round) == 0))
         {
             return;
         }
@@ -274,7 +326,8 @@ ResultsWriter::ReportEvalRound(uint32_t round)
     const EvalRound& e = m_evals[round];
     double mean = Mean(e.accuracies);
     auto [minIt, maxIt] = std::minmax_element(e.accuracies.begin(), e.accuracies.end());
-    const auto& bytes = m_bytesAfterRound[round];
+    // Timed evaluations carry each learner's bytes; by rounds, every node's bytes after the round.
+    const auto& bytes = m_evalInterval.IsStrictlyPositive() ? e.bytes : m_bytesAfterRound[round];
     double bytesPerNode
         = std::accumulate(bytes.begin(), bytes.end(), 0.0) / std::max<size_t>(1, bytes.size());
     double wall
@@ -285,6 +338,7 @@ ResultsWriter::ReportEvalRound(uint32_t round)
     m_curveCsv->Append(line.str());
     // What was computed up to this evaluation is on disk even if the run is stopped later.
     m_roundsCsv->Flush();
+    m_receiptCsv->Flush();
     m_evalCsv->Flush();
     m_curveCsv->Flush();
     m_latestAccuracy = mean;
@@ -338,12 +392,17 @@ ResultsWriter::Finish(uint64_t seed)
     }
     m_curveCsv->Commit();
     m_roundsCsv->Commit();
+    m_receiptCsv->Commit();
     m_evalCsv->Commit();
     m_summary.nodes = m_nodes;
     m_summary.rounds = m_rounds;
     m_summary.seed = seed;
+    auto [fewest, most] = std::minmax_element(m_roundOf.begin(), m_roundOf.end());
+    m_summary.minRoundsPerNode = *fewest;
+    m_summary.maxRoundsPerNode = *most;
     m_summary.targetAccuracy = m_targetAccuracy;
-    m_summary.simulatedSeconds = m_lastRoundTime;
+    // Timed evaluations go on until the tick after the last round.
+    m_summary.simulatedSeconds = std::max(m_lastRoundTime, m_lastEvalTime);
     m_summary.wallSeconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
     m_summary.valueBytesPerNode
@@ -389,6 +448,12 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
         << ", \"total\": " << s.valueBytesPerNode + s.metadataBytesPerNode << "},\n"
         << "  \"wire_bytes_per_node\": " << s.wireBytesPerNode << ",\n"
         << "  \"wall_time_s\": " << s.wallSeconds << ",\n"
+        << "  \"rounds_run\": {\"mode\": " << JsonString(s.roundMode)
+        << ", \"min_per_node\": " << s.minRoundsPerNode
+        << ", \"max_per_node\": " << s.maxRoundsPerNode << "},\n"
+        << "  \"messages\": {\"fresh\": " << s.messagesFresh << ", \"stale\": " << s.messagesStale
+        << ", \"dropped\": " << s.messagesDropped
+        << ", \"superseded_sends\": " << s.sendsSuperseded << "},\n"
         << "  \"resolved\": {";
     bool first = true;
     for (const auto& [key, value] : s.resolved)

@@ -52,14 +52,27 @@ struct RunSummary
     std::string torchVersion;
     std::string commandLine;
     std::map<std::string, std::string> resolved;
+    /// Rounds and messages, over all learners: what rounds that do not wait did.
+    std::string roundMode = "sync";
+    uint32_t minRoundsPerNode = 0;
+    uint32_t maxRoundsPerNode = 0;
+    uint64_t messagesFresh = 0;
+    uint64_t messagesStale = 0;
+    uint64_t messagesDropped = 0;
+    uint64_t sendsSuperseded = 0;
 };
 
 /**
- * Writes rounds.csv, eval.csv and curve.csv (one line per evaluation round: time, bytes per
- * node, mean/min/max accuracy) as the simulation runs, reports progress to `log` and computes
+ * Writes rounds.csv, receipt.csv (per learner and round: messages aggregated, stale, dropped),
+ * eval.csv and curve.csv (one line per evaluation round: time, bytes per node, mean/min/max
+ * accuracy) as the simulation runs, reports progress to `log` and computes
  * the summary. On a terminal, progress is a status line updated every round (round, simulated
  * time, latest mean accuracy, bytes, estimated wall time left); elsewhere one line per
  * evaluation. Stops the simulation when every learner has completed its last round.
+ *
+ * When the learners' EvalInterval is set, it evaluates every learner on one clock instead
+ * (calling EvaluateNow every interval, from time 0); a curve line is then one tick (its `round`
+ * is the tick's index), and the run stops at the first tick after every learner finished.
  */
 class ResultsWriter
 {
@@ -93,6 +106,7 @@ class ResultsWriter
     void OnRound(const RoundReport& report);
     void OnEvaluated(const EvalReport& report);
     void OnFailed(const std::string& message);
+    void Tick(uint32_t index);
     void CheckProgress();
     void StopWith(const std::string& failure);
     void ReportReadyRounds();
@@ -106,6 +120,10 @@ class ResultsWriter
     double m_targetAccuracy;
     std::ostream& m_log;
     std::unique_ptr<StreamedFile> m_roundsCsv;
+    std::unique_ptr<StreamedFile> m_receiptCsv;
+    ApplicationContainer m_apps;
+    Time m_evalInterval; ///< zero: evaluations by rounds
+    std::vector<bool> m_finished;
     std::unique_ptr<StreamedFile> m_evalCsv;
     std::unique_ptr<StreamedFile> m_curveCsv;
     bool m_interactive = false;
@@ -120,6 +138,7 @@ class ResultsWriter
     uint32_t m_evaluatingNodes = 0;
     std::chrono::steady_clock::time_point m_wallStart;
     double m_lastRoundTime = 0.0;
+    double m_lastEvalTime = 0.0;
     /// Cumulative bytes (values + metadata) of every node after each round; [round][node].
     std::map<uint32_t, std::vector<uint64_t>> m_bytesAfterRound;
     std::vector<uint64_t> m_valueBytes;
@@ -129,6 +148,7 @@ class ResultsWriter
     {
         std::vector<double> accuracies;
         double time = 0.0;
+        std::vector<uint64_t> bytes; ///< timed evaluations: each learner's bytes sent so far
     };
     std::map<uint32_t, EvalRound> m_evals;
     RunSummary m_summary;

@@ -22,7 +22,22 @@ ScenarioKeys()
 {
     static const std::vector<ScenarioKey> keys = {
         {"nodes", "16", "number of learners (simulated hosts)"},
-        {"rounds", "100", "synchronous communication rounds"},
+        {"rounds", "100", "communication rounds (per learner; at most, with rounds.duration)"},
+        {"rounds.mode",
+         "sync",
+         "sync (wait for every in-neighbour), deadline (wait at most rounds.timeout after "
+         "sending) or async (never wait: aggregate whatever arrived)"},
+        {"rounds.timeout",
+         "none",
+         "deadline rounds: simulated time to wait for in-neighbours after sending, e.g. 500ms "
+         "(none: for ever, as sync)"},
+        {"rounds.late",
+         "drop",
+         "deadline rounds: a message of a round already aggregated is dropped, or used as stale "
+         "in the next aggregation (Sparse-Push, SCSP and CHOCO-SGD always use it)"},
+        {"rounds.duration",
+         "none",
+         "start no round after this simulated time, e.g. 300s (needs eval.interval)"},
         {"seed", "1", "seeds everything drawn at random: data split, topology, links, models"},
         {"topology",
          "random-regular",
@@ -178,6 +193,10 @@ ScenarioKeys()
          "longest TCP ACK delay (ns-3's default; Linux's is 40 ms); must stay below tcp.min_rto"},
         {"compute.model", "flops", "flops, fixed or measured (measured is not reproducible)"},
         {"compute.device_gflops", "10", "device speed in GFLOP/s, or an ns-3 random variable"},
+        {"compute.file",
+         "",
+         "CSV 'node,gflops' giving every learner's device speed (overrides "
+         "compute.device_gflops)"},
         {"compute.step_seconds",
          "0.05",
          "simulated seconds per SGD step for compute.model = fixed"},
@@ -185,6 +204,10 @@ ScenarioKeys()
          "1.0",
          "factor on measured CPU time for compute.model = measured"},
         {"eval.every", "10", "evaluate every this many rounds"},
+        {"eval.interval",
+         "none",
+         "evaluate every learner on one clock, every this much simulated time, e.g. 10s, "
+         "instead of by rounds (needed by rounds.mode = async and rounds.duration)"},
         {"eval.test_samples", "0", "test samples to evaluate on (the first ones); 0: all"},
         {"eval.nodes", "0", "learners that evaluate, drawn at random; 0: all"},
         {"target_accuracy", "0.7", "mean test accuracy whose time and bytes to reach are reported"},

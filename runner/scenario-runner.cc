@@ -328,6 +328,11 @@ struct ScenarioPlan
     uint32_t segmentSize = 0;
     std::unique_ptr<UnderlayConfig> underlay;
     std::unique_ptr<ComputeTimeModel> compute;
+    std::string roundMode;
+    Time roundTimeout;
+    std::string lateMessages;
+    Time duration;
+    Time evalInterval;
     uint32_t evalEvery = 0;
     uint32_t evalSamples = 0;
     uint32_t evalNodes = 0;
@@ -339,6 +344,46 @@ struct ScenarioPlan
     Time delayedAck;
     std::string out;
 };
+
+/// A positive simulated time, or zero for "none".
+Time
+ReadOptionalTime(const ScenarioConfig& c, const std::string& key)
+{
+    const std::string& text = c.GetString(key);
+    if (text == "none")
+    {
+        return Time(0);
+    }
+    const double seconds = ParseSeconds(key, text);
+    if (!(seconds > 0.0))
+    {
+        throw ScenarioError(key + ": a positive time such as 500ms, or none; got '" + text + "'");
+    }
+    return Seconds(seconds);
+}
+
+void
+ReadRoundMode(const ScenarioConfig& c, ScenarioPlan& plan)
+{
+    plan.roundMode = c.GetChoice("rounds.mode", {"sync", "deadline", "async"});
+    plan.lateMessages = c.GetChoice("rounds.late", {"drop", "stale"});
+    plan.roundTimeout = ReadOptionalTime(c, "rounds.timeout");
+    plan.duration = ReadOptionalTime(c, "rounds.duration");
+    plan.evalInterval = ReadOptionalTime(c, "eval.interval");
+    if (plan.roundMode != "deadline" && !plan.roundTimeout.IsZero())
+    {
+        throw ScenarioError("rounds.timeout is set but rounds.mode is " + plan.roundMode
+                            + ": only deadline rounds have a timeout");
+    }
+    // Learners then stop at different rounds: only a common clock compares their models.
+    if (plan.evalInterval.IsZero() && (plan.roundMode == "async" || !plan.duration.IsZero()))
+    {
+        throw ScenarioError(std::string(plan.roundMode == "async" ? "rounds.mode = async"
+                                                                   : "rounds.duration")
+                            + " needs eval.interval (e.g. eval.interval = 10s): learners do "
+                              "different numbers of rounds, so they are evaluated on a clock");
+    }
+}
 
 ScenarioPlan
 ReadPlan(const ScenarioConfig& c)
@@ -379,7 +424,23 @@ ReadPlan(const ScenarioConfig& c)
                                              c.GetString("compute.device_gflops"),
                                              c.GetDouble("compute.step_seconds", 0.0, 1e9),
                                              c.GetDouble("compute.measured_scale", 1e-12, 1e12));
+    if (const std::string& speeds = c.GetString("compute.file"); !speeds.empty())
+    {
+        std::vector<double> gflops(plan.nodes, 0.0);
+        ReadNodeAssignment("compute.file",
+                           speeds,
+                           plan.nodes,
+                           [&gflops](const CsvRow& row)
+                           {
+                               // The node field was checked before this is called.
+                               gflops[std::stoul(row.fields[0])]
+                                   = ParseNumber(row.where, row.fields[1], 1e-9, 1e15);
+                               return 0u;
+                           });
+        plan.compute->SetDeviceSpeeds(std::move(gflops));
+    }
     plan.evalEvery = static_cast<uint32_t>(c.GetUint("eval.every", 1, UINT32_MAX));
+    ReadRoundMode(c, plan);
     plan.evalSamples = static_cast<uint32_t>(c.GetUint("eval.test_samples", 0, UINT32_MAX));
     plan.evalNodes = static_cast<uint32_t>(c.GetUint("eval.nodes", 0, plan.nodes));
     plan.target = c.GetDouble("target_accuracy", 0.0, 1.0);
@@ -644,6 +705,13 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     learners.AssignStreams(3);
     learners.SetAttribute("Rounds", UintegerValue(plan.rounds));
     learners.SetAttribute("EvalEvery", UintegerValue(plan.evalEvery));
+    learners.SetAttribute("RoundMode", StringValue(plan.roundMode));
+    learners.SetAttribute("LateMessages", StringValue(plan.lateMessages));
+    learners.SetAttribute(
+        "RoundTimeout",
+        TimeValue(plan.roundTimeout.IsZero() ? Time::Max() : plan.roundTimeout));
+    learners.SetAttribute("Duration", TimeValue(plan.duration));
+    learners.SetAttribute("EvalInterval", TimeValue(plan.evalInterval));
     learners.SetAttribute("EvalSamples", UintegerValue(plan.evalSamples));
     learners.SetAttribute("TcpSegmentSize", UintegerValue(plan.segmentSize));
     learners.SetAttribute("TcpBufferSize", UintegerValue(c.GetUint("tcp.buffer")));
@@ -690,6 +758,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     summary.torchVersion = TorchVersion();
     summary.commandLine = options.commandLine;
     summary.resolved = resolved;
+    summary.roundMode = plan.roundMode;
     linkUsage.WriteCsv(out + "/links.csv", summary.simulatedSeconds);
     Simulator::Destroy();
     WriteFileAtomically(out + "/summary.csv",

@@ -31,6 +31,8 @@ ChocoSharing::Initialize(const std::vector<float>& initialModel, const SharingCo
 {
     m_public.assign(initialModel.size(), 0.0f);
     m_s.assign(initialModel.size(), 0.0);
+    m_selfWeight = 1.0;
+    m_weights.clear();
     m_tieSeed = context.seed * 1000003ull + context.self * 7919ull + 2;
     m_rng.seed(m_tieSeed);
 }
@@ -73,7 +75,6 @@ ChocoSharing::Aggregate(const RoundInfo& round,
                         const std::vector<float>& trainedModel,
                         const std::vector<ReceivedPayload>& received)
 {
-    double selfWeight = 1.0;
     for (const auto& message : received)
     {
         Payload q = DecodePayload(message.data, message.size);
@@ -83,8 +84,20 @@ ChocoSharing::Aggregate(const RoundInfo& round,
                                + std::to_string(m_public.size()) + " values from node "
                                + std::to_string(message.sender));
         }
-        double w = MetropolisHastingsWeight(round.inDegree, message.senderDegree);
-        selfWeight -= w;
+        auto [known, first] = m_weights.emplace(
+            message.sender,
+            MetropolisHastingsWeight(round.inDegree, message.senderDegree));
+        const double w = known->second;
+        if (first)
+        {
+            // w_ij of x̂_i's share in s moves to the new neighbour's copy (x̂_i is zero until the
+            // first round ends, so in synchronous rounds this changes nothing).
+            m_selfWeight -= w;
+            for (size_t i = 0; i < m_public.size(); ++i)
+            {
+                m_s[i] -= w * m_public[i];
+            }
+        }
         for (size_t n = 0; n < q.indices.size(); ++n)
         {
             m_s[q.indices[n]] += w * q.values[n];
@@ -94,7 +107,7 @@ ChocoSharing::Aggregate(const RoundInfo& round,
     {
         uint32_t i = m_sent.indices[n];
         m_public[i] += m_sent.values[n];
-        m_s[i] += selfWeight * m_sent.values[n];
+        m_s[i] += m_selfWeight * m_sent.values[n];
     }
     std::vector<float> next(trainedModel.size());
     for (size_t i = 0; i < next.size(); ++i)
@@ -108,6 +121,12 @@ bool
 ChocoSharing::ForDirectedGraphs() const
 {
     return false;
+}
+
+PartialReceipt
+ChocoSharing::GetPartialReceipt() const
+{
+    return PartialReceipt::EveryMessage;
 }
 
 } // namespace ns3

@@ -9,6 +9,7 @@
 
 #include "sharing-algorithm.h"
 
+#include <map>
 #include <random>
 
 namespace ns3
@@ -19,6 +20,11 @@ namespace ns3
  * s = sum_{j in N(i) ∪ {i}} w_ij x̂_j (zeros at start). Per round: q = C(x½ - x̂) (top-k or
  * random-k of a fraction alpha, sent as indices and values); x̂ += q; s += w_ii q + sum_j w_ij q_j;
  * x = x½ + gamma (s - x̂). With no compression and gamma = 1 this is D-PSGD.
+ *
+ * s must stay the weighted sum of the public copies, so every q_j is applied exactly once and in
+ * order (GetPartialReceipt: EveryMessage); a late q_j is applied in a later round, and until then
+ * the node mixes with the copy of x̂_j it has. A neighbour's weight w_ij is fixed when its first
+ * message arrives, and w_ii = 1 - (the weights of the neighbours heard so far).
  */
 class ChocoSharing : public SharingAlgorithm
 {
@@ -32,6 +38,7 @@ class ChocoSharing : public SharingAlgorithm
                                  const std::vector<float>& trainedModel,
                                  const std::vector<ReceivedPayload>& received) override;
     bool ForDirectedGraphs() const override;
+    PartialReceipt GetPartialReceipt() const override;
 
   private:
     bool m_randomK;
@@ -42,6 +49,8 @@ class ChocoSharing : public SharingAlgorithm
     std::vector<float> m_public; ///< x̂
     std::vector<double> m_s;     ///< s, kept in double: it accumulates every round's updates
     Payload m_sent;              ///< this round's q, sparse
+    double m_selfWeight = 1.0;   ///< w_ii
+    std::map<uint32_t, double> m_weights; ///< w_ij of every neighbour heard from
 };
 
 } // namespace ns3

@@ -27,6 +27,12 @@ SharingAlgorithm::ExtraRounds() const
     return 0;
 }
 
+PartialReceipt
+SharingAlgorithm::GetPartialReceipt() const
+{
+    return PartialReceipt::LatestModel;
+}
+
 std::vector<std::string>
 KnownAlgorithms()
 {

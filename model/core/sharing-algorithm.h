@@ -7,6 +7,7 @@
 #ifndef DLSIM_SHARING_ALGORITHM_H
 #define DLSIM_SHARING_ALGORITHM_H
 
+#include "message-inbox.h"
 #include "payload-codec.h"
 
 #include <cstdint>
@@ -36,9 +37,10 @@ struct RoundInfo
 struct ReceivedPayload
 {
     uint32_t sender = 0;
-    uint32_t senderDegree = 0; ///< the sender's out-degree in this round, from the message header
+    uint32_t senderDegree = 0; ///< the sender's out-degree in its round, from the message header
     const uint8_t* data = nullptr;
     size_t size = 0;
+    uint32_t round = 0; ///< the sender's round (earlier than the aggregated one if stale)
 };
 
 /**
@@ -47,7 +49,10 @@ struct ReceivedPayload
  * learner application moves its bytes and does not know which algorithm runs.
  *
  * Per round the application calls Encode once (the same payload goes to every out-neighbour),
- * then Aggregate once with the round's payloads of all in-neighbours, sorted by sender.
+ * then Aggregate once with the payloads that round uses, sorted by sender and then by round.
+ * In synchronous rounds that is one payload of every in-neighbour; when rounds do not wait
+ * (deadline and wait-free rounds) some may be missing and some may be older, as
+ * GetPartialReceipt says the algorithm can take.
  */
 class SharingAlgorithm
 {
@@ -74,6 +79,10 @@ class SharingAlgorithm
 
     /// True for algorithms designed for directed (push) graphs, false for undirected ones.
     virtual bool ForDirectedGraphs() const = 0;
+
+    /// What a message is to this algorithm, and so what a late or missing one means (default:
+    /// a model, of which only the newest counts).
+    virtual PartialReceipt GetPartialReceipt() const;
 
     /// Whether the node trains before sharing in this round (SCSP's final gossip rounds do not).
     virtual bool TrainsInRound(uint32_t round) const;

@@ -133,6 +133,13 @@ SparsePushSharing::ForDirectedGraphs() const
     return true;
 }
 
+PartialReceipt
+SparsePushSharing::GetPartialReceipt() const
+{
+    // A message carries push-sum mass: losing one would break the sum of weights.
+    return PartialReceipt::EveryMessage;
+}
+
 bool
 SparsePushSharing::TrainsInRound(uint32_t round) const
 {

@@ -37,6 +37,7 @@ class SparsePushSharing : public SharingAlgorithm
                                  const std::vector<float>& trainedModel,
                                  const std::vector<ReceivedPayload>& received) override;
     bool ForDirectedGraphs() const override;
+    PartialReceipt GetPartialReceipt() const override;
     bool TrainsInRound(uint32_t round) const override;
     uint32_t ExtraRounds() const override;
 

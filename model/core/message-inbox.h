@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * The messages a node holds between aggregations, and which of them the next aggregation uses
+ * when rounds do not wait for every neighbour.
+ */
+#ifndef DLSIM_MESSAGE_INBOX_H
+#define DLSIM_MESSAGE_INBOX_H
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * What a message means to an algorithm, which decides what it can do with a round in which not
+ * every neighbour's message arrived.
+ */
+enum class PartialReceipt
+{
+    /// A message is (part of) the sender's model: only the newest one of a sender is worth
+    /// anything, an older one is superseded, and a missing one's weight stays with the node.
+    LatestModel,
+    /// A message is an increment (push-sum mass, a CHOCO-SGD difference): each one must be
+    /// applied exactly once, in the order sent, or mass or the public copies are lost. Such
+    /// messages are never dropped: a late one is applied in the next aggregation.
+    EveryMessage,
+};
+
+/// What a node does with a message of a round it already aggregated.
+enum class LateMessages
+{
+    Drop,  ///< discard it (counted)
+    Stale, ///< use it in the next aggregation
+};
+
+/// A received message, still encoded.
+struct InboxMessage
+{
+    uint32_t sender = 0;
+    uint32_t round = 0;        ///< the sender's round
+    uint32_t senderDegree = 0; ///< the sender's out-degree in that round
+    std::vector<uint8_t> payload;
+};
+
+/// The messages one aggregation uses, and what happened to the others since the previous one.
+struct InboxTake
+{
+    std::vector<InboxMessage> messages; ///< sorted by sender, then by round
+    uint32_t fresh = 0;                 ///< messages of the aggregated round itself
+    uint32_t stale = 0;                 ///< messages of earlier rounds
+    uint32_t dropped = 0;               ///< late or superseded messages discarded
+    double meanStaleness = 0.0;         ///< rounds behind the aggregated round, over messages
+    uint32_t maxStaleness = 0;
+};
+
+/**
+ * Holds received messages until an aggregation takes them. Pure bookkeeping: it knows rounds,
+ * not time, so the same rules apply in the simulator and in tests.
+ */
+class MessageInbox
+{
+  public:
+    MessageInbox(PartialReceipt receipt, LateMessages late);
+
+    /// What Add did with a message.
+    enum class Added
+    {
+        Kept,
+        Dropped,   ///< late, and late messages are dropped
+        Duplicate, ///< a second message of the same sender and round: the sender is broken
+    };
+
+    /// A message arrived while the node works on round `current` (rounds before it are done).
+    Added Add(InboxMessage message, uint32_t current);
+
+    /// Messages held for round `round` itself.
+    size_t CountOfRound(uint32_t round) const;
+
+    /// The messages for aggregating round `round`: everything held up to that round (newer
+    /// rounds stay). Under LatestModel only the newest message of each sender is used.
+    InboxTake Take(uint32_t round);
+
+    /// Everything held, whatever its round (wait-free rounds); staleness counts against `round`.
+    InboxTake TakeAll(uint32_t round);
+
+    /// Messages held, of any round.
+    size_t Size() const;
+
+  private:
+    InboxTake TakeUpTo(uint32_t last, uint32_t round);
+
+    PartialReceipt m_receipt;
+    LateMessages m_late;
+    uint32_t m_droppedSinceTake = 0;
+    std::map<std::pair<uint32_t, uint32_t>, InboxMessage> m_held; ///< by (sender, round)
+};
+
+} // namespace ns3
+
+#endif // DLSIM_MESSAGE_INBOX_H

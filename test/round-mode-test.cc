@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: rounds that do not wait for every neighbour (deadline and wait-free rounds), checked
+ * against synchronous rounds and against the arithmetic of compute and timeout.
+ */
+#include "run-command.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <map>
+#include <unistd.h>
+
+namespace ns3
+{
+namespace
+{
+
+namespace fs = std::filesystem;
+
+const std::string kRun = std::string(DLSIM_RUN_BINARY) + " --no-plot --overwrite";
+// Six learners on a ring, 0.3 s of compute per round (3 steps of 0.1 s).
+const std::string kRing = " --nodes=6 --topology=ring --dataset=synthetic --model=mlp --lr=0.05"
+                          " --compute.model=fixed --compute.step_seconds=0.1";
+
+std::string
+Folder(const std::string& name)
+{
+    return (fs::temp_directory_path() / ("dlsim-rounds-" + std::to_string(::getpid()) + "-" + name))
+        .string();
+}
+
+/// Write `text` to a file in the temporary folder and return its path.
+std::string
+WriteFile(const std::string& name, const std::string& text)
+{
+    std::string path = Folder(name);
+    std::ofstream(path) << text;
+    return path;
+}
+
+/// The value of a numeric field of summary.json, e.g. "simulated_time_s" or "fresh".
+double
+SummaryNumber(const std::string& dir, const std::string& field)
+{
+    std::string json = ReadWholeFile(dir + "/summary.json");
+    size_t at = json.find("\"" + field + "\": ");
+    EXPECT_NE(at, std::string::npos) << field;
+    return at == std::string::npos ? -1.0 : std::stod(json.substr(at + field.size() + 4));
+}
+
+std::string
+RunDlsim(const std::string& name, const std::string& args)
+{
+    std::string out = Folder(name);
+    std::string output;
+    EXPECT_EQ(RunCommand(kRun + args + " --out=" + out, output), 0) << output;
+    return out;
+}
+
+// Deadline rounds that wait for ever are synchronous rounds: the same results, byte for byte,
+// for an algorithm whose messages are models and for one whose messages are increments.
+TEST(RoundModes, DeadlineWithoutTimeoutIsSyncByteForByte)
+{
+    for (const std::string algorithm : {"dpsgd", "choco --choco.gamma=0.5"})
+    {
+        const std::string args = kRing + " --rounds=6 --eval.every=3 --algorithm=" + algorithm;
+        std::string sync = RunDlsim("sync", args);
+        std::string forever = RunDlsim("forever", args + " --rounds.mode=deadline");
+        std::string late = RunDlsim("late", args + " --rounds.mode=deadline --rounds.timeout=1000s");
+        for (const char* file : {"rounds.csv", "eval.csv", "curve.csv", "receipt.csv"})
+        {
+            const std::string expected = ReadWholeFile(sync + "/" + file);
+            EXPECT_FALSE(expected.empty()) << file;
+            EXPECT_EQ(ReadWholeFile(forever + "/" + file), expected) << algorithm << " " << file;
+            EXPECT_EQ(ReadWholeFile(late + "/" + file), expected) << algorithm << " " << file;
+        }
+        EXPECT_EQ(SummaryNumber(sync, "fresh"), 6 * 2 * 6) << "every message used in its round";
+        for (const auto& dir : {sync, forever, late})
+        {
+            fs::remove_all(dir);
+        }
+    }
+}
+
+// Learner 0 sends through a 100x slower uplink. Synchronous rounds all wait for it; deadline
+// rounds end at most the timeout after the own message went out, so every round lasts at most
+// compute + timeout, and learner 0's messages miss their rounds.
+TEST(RoundModes, ASlowLinkDoesNotHoldDeadlineRoundsBack)
+{
+    std::string hosts = "host,up,down,latency\n0,0.1Mbps,50Mbps,5ms\n";
+    for (int i = 1; i < 6; ++i)
+    {
+        hosts += std::to_string(i) + ",10Mbps,50Mbps,5ms\n";
+    }
+    const std::string args = kRing + " --rounds=8 --eval.every=4 --network=access --access.file="
+                             + WriteFile("hosts.csv", hosts);
+    std::string sync = RunDlsim("slow-sync", args);
+    std::string deadline = RunDlsim("slow-deadline", args + " --rounds.mode=deadline --rounds.timeout=1s");
+
+    // Each round: 0.3 s of compute, then at most 1 s of waiting.
+    const double compute = 0.3;
+    const double timeout = 1.0;
+    std::map<std::string, double> previousEnd;
+    for (const auto& row : ReadCsv(deadline + "/rounds.csv"))
+    {
+        double end = std::stod(row[2]);
+        double start = previousEnd.count(row[0]) ? previousEnd[row[0]] : 0.0;
+        EXPECT_LE(end - start, compute + timeout + 1e-9) << "learner " << row[0] << " round " << row[1];
+        EXPECT_GE(end - start, compute - 1e-9);
+        previousEnd[row[0]] = end;
+    }
+    const double syncTime = SummaryNumber(sync, "simulated_time_s");
+    const double deadlineTime = SummaryNumber(deadline, "simulated_time_s");
+    EXPECT_LE(deadlineTime, 8 * (compute + timeout) + 1e-9);
+    // 8 rounds of 2 messages of ~0.41 MB through 0.1 Mbit/s take at least 500 s.
+    EXPECT_GT(syncTime, 500.0);
+    EXPECT_GT(syncTime, 40 * deadlineTime);
+
+    // Learner 0's neighbours (1 and 5) aggregate almost nothing from it; its messages are late.
+    uint32_t fromNeighbours = 0;
+    uint32_t late = 0;
+    for (const auto& row : ReadCsv(deadline + "/receipt.csv"))
+    {
+        if (row[0] == "1" || row[0] == "5")
+        {
+            fromNeighbours += std::stoul(row[3]) + std::stoul(row[4]);
+        }
+        late += std::stoul(row[5]);
+    }
+    EXPECT_LE(fromNeighbours, 2u * 8 + 2) << "about one message a round (from the fast side)";
+    EXPECT_GT(late, 0u) << "late messages are counted as dropped";
+    EXPECT_GT(SummaryNumber(deadline, "dropped"), 0.0);
+    // Learning still happens: the fast learners mix among themselves.
+    EXPECT_GT(SummaryNumber(deadline, "mean"), 0.5);
+    fs::remove_all(sync);
+    fs::remove_all(deadline);
+}
+
+// Wait-free rounds: a learner with a 4x slower device does a quarter of the rounds of the
+// others in the same simulated time, nobody waits for it, and the curve follows the clock.
+TEST(RoundModes, WaitFreeRoundsLetFastLearnersDoMoreRounds)
+{
+    std::string speeds = "node,gflops\n0,0.0025\n";
+    for (int i = 1; i < 6; ++i)
+    {
+        speeds += std::to_string(i) + ",0.01\n";
+    }
+    std::string out = RunDlsim("async",
+                          " --nodes=6 --topology=ring --dataset=synthetic --model=mlp --lr=0.05"
+                          " --rounds=1000 --rounds.mode=async --rounds.duration=20s"
+                          " --eval.interval=5s --compute.file="
+                              + WriteFile("speeds.csv", speeds));
+    std::map<std::string, uint32_t> rounds;
+    std::map<std::string, double> compute;
+    for (const auto& row : ReadCsv(out + "/rounds.csv"))
+    {
+        ++rounds[row[0]];
+        compute[row[0]] = std::stod(row[3]);
+    }
+    ASSERT_EQ(rounds.size(), 6u);
+    EXPECT_NEAR(compute["0"], 4 * compute["1"], 1e-9);
+    for (const auto& [node, count] : rounds)
+    {
+        // Rounds start until 20 s: ceil(20 / compute) of them, none waiting for messages.
+        EXPECT_EQ(count, static_cast<uint32_t>(std::ceil(20.0 / compute[node]))) << node;
+    }
+    EXPECT_GE(rounds["1"], 3 * rounds["0"]);
+    // One curve line every 5 s, until the first tick after the last round: 0, 5, ..., 25.
+    auto curve = ReadCsv(out + "/curve.csv");
+    ASSERT_EQ(curve.size(), 6u);
+    for (size_t k = 0; k < curve.size(); ++k)
+    {
+        EXPECT_EQ(std::stod(curve[k][1]), 5.0 * k);
+    }
+    EXPECT_GT(std::stod(curve.back()[3]), 0.8);
+    EXPECT_EQ(SummaryNumber(out, "min_per_node"), rounds["0"]);
+    fs::remove_all(out);
+}
+
+TEST(RoundModes, BadRoundKeysAreRejectedByName)
+{
+    const std::map<std::string, std::string> cases = {
+        {" --rounds.mode=lazy", "rounds.mode"},
+        {" --rounds.timeout=1s", "rounds.timeout is set but rounds.mode is sync"},
+        {" --rounds.mode=deadline --rounds.timeout=-3s", "rounds.timeout"},
+        {" --rounds.mode=async", "needs eval.interval"},
+        {" --rounds.duration=10s", "needs eval.interval"},
+        {" --rounds.mode=deadline --rounds.late=maybe", "rounds.late"},
+        {" --compute.file=/nonexistent/speeds.csv", "compute.file"},
+    };
+    for (const auto& [args, expected] : cases)
+    {
+        std::string output;
+        EXPECT_EQ(RunCommand(kRun + kRing + " --rounds=2" + args + " --out=" + Folder("bad"), output),
+                  2)
+            << args << "\n"
+            << output;
+        EXPECT_NE(output.find(expected), std::string::npos) << args << "\n" << output;
+    }
+    fs::remove_all(Folder("bad"));
+}
+
+} // namespace
+} // namespace ns3
