@@ -40,14 +40,6 @@ AddressOf(Ptr<NetDevice> device)
     return ipv4->GetAddress(static_cast<uint32_t>(interface), 0).GetLocal();
 }
 
-/// The device at the other end of a point-to-point link.
-Ptr<NetDevice>
-PeerOf(Ptr<NetDevice> device)
-{
-    Ptr<Channel> channel = device->GetChannel();
-    return channel->GetDevice(0) == device ? channel->GetDevice(1) : channel->GetDevice(0);
-}
-
 } // namespace
 
 CrossTrafficHelper::CrossTrafficHelper(const std::string& kind,
@@ -82,7 +74,7 @@ CrossTrafficHelper::Install(const Underlay& underlay, const std::vector<std::str
         {
             continue;
         }
-        Ptr<NetDevice> receiver = PeerOf(link.device);
+        Ptr<NetDevice> receiver = ReceiverOf(link);
         InetSocketAddress destination(AddressOf(receiver), kCrossPort);
         const bool tcp = m_kind == "bulk";
         if (std::find(sinks.begin(), sinks.end(), receiver->GetNode()) == sinks.end())

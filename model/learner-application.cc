@@ -92,6 +92,13 @@ LearnerApplication::GetTypeId()
                             TimeValue(Seconds(0)),
                             MakeTimeAccessor(&LearnerApplication::m_evalInterval),
                             MakeTimeChecker(Seconds(0)))
+              .AddAttribute("ReconnectInterval",
+                            "Deadline and async rounds: how long to wait before connecting again "
+                            "to a neighbour whose connection failed (a crashed host, a failed "
+                            "link).",
+                            TimeValue(Seconds(1)),
+                            MakeTimeAccessor(&LearnerApplication::m_reconnectInterval),
+                            MakeTimeChecker(MilliSeconds(1)))
               .AddAttribute("EvalEvery",
                             "Evaluate after every this many rounds (and after the last round).",
                             UintegerValue(10),
@@ -170,6 +177,10 @@ LearnerApplication::GetTypeId()
                               "that are not a valid message); the message says why.",
                               MakeTraceSourceAccessor(&LearnerApplication::m_failedTrace),
                               "ns3::LearnerApplication::FailedCallback")
+              .AddTraceSource("Availability",
+                              "The learner's host crashed or came back (faults).",
+                              MakeTraceSourceAccessor(&LearnerApplication::m_availabilityTrace),
+                              "ns3::LearnerApplication::AvailabilityCallback")
               .AddTraceSource("Evaluated",
                               "The model was evaluated on the test set.",
                               MakeTraceSourceAccessor(&LearnerApplication::m_evaluatedTrace),
@@ -293,14 +304,28 @@ LearnerApplication::StartApplication()
     m_algorithm->Initialize(m_learner->GetParameters(), context);
     m_inbox = std::make_unique<MessageInbox>(m_algorithm->GetPartialReceipt(),
                                              static_cast<LateMessages>(m_late));
+    if (!OpenSockets())
+    {
+        return;
+    }
+    m_round = 1;
+    if (m_evalInterval.IsZero())
+    {
+        Evaluate(0); // the initial model
+    }
+    StartRound();
+}
 
+bool
+LearnerApplication::OpenSockets()
+{
     // Accepted sockets inherit the listener's TCP attributes.
     m_listener = CreateTcpSocket();
     if (m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0
         || m_listener->Listen() != 0)
     {
         Fail("cannot listen on TCP port " + std::to_string(m_port));
-        return;
+        return false;
     }
     m_listener->SetAcceptCallback(MakeCallback(&LearnerApplication::AcceptRequest, this),
                                   MakeCallback(&LearnerApplication::NewConnection, this));
@@ -318,25 +343,61 @@ LearnerApplication::StartApplication()
     {
         OutConnection connection;
         connection.peer = peer;
-        connection.socket = CreateTcpSocket();
-        connection.socket->Bind();
-        connection.socket->SetConnectCallback(
-            MakeCallback(&LearnerApplication::ConnectionSucceeded, this),
-            MakeCallback(&LearnerApplication::ConnectionFailed, this));
-        connection.socket->SetSendCallback(
-            MakeCallback(&LearnerApplication::HandleSendSpace, this));
-        connection.socket->SetCloseCallbacks(
-            MakeCallback(&LearnerApplication::HandlePeerClose, this),
-            MakeCallback(&LearnerApplication::HandleConnectionError, this));
-        connection.socket->Connect(InetSocketAddress(peer.address, m_port));
         m_out.push_back(connection);
+        Connect(m_out.back());
     }
-    m_round = 1;
-    if (m_evalInterval.IsZero())
+    return true;
+}
+
+void
+LearnerApplication::Connect(OutConnection& connection)
+{
+    connection.socket = CreateTcpSocket();
+    connection.socket->Bind();
+    connection.socket->SetConnectCallback(
+        MakeCallback(&LearnerApplication::ConnectionSucceeded, this),
+        MakeCallback(&LearnerApplication::ConnectionFailed, this));
+    connection.socket->SetSendCallback(MakeCallback(&LearnerApplication::HandleSendSpace, this));
+    connection.socket->SetCloseCallbacks(
+        MakeCallback(&LearnerApplication::HandlePeerClose, this),
+        MakeCallback(&LearnerApplication::HandleConnectionError, this));
+    connection.socket->Connect(InetSocketAddress(connection.peer.address, m_port));
+}
+
+void
+LearnerApplication::Silence(Ptr<Socket> socket)
+{
+    // A socket given up on must not call back into this learner's state.
+    socket->SetConnectCallback(MakeNullCallback<void, Ptr<Socket>>(),
+                               MakeNullCallback<void, Ptr<Socket>>());
+    socket->SetSendCallback(MakeNullCallback<void, Ptr<Socket>, uint32_t>());
+    socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+    socket->SetCloseCallbacks(MakeNullCallback<void, Ptr<Socket>>(),
+                              MakeNullCallback<void, Ptr<Socket>>());
+    socket->Close();
+}
+
+void
+LearnerApplication::CloseSockets()
+{
+    for (auto& connection : m_out)
     {
-        Evaluate(0); // the initial model
+        Simulator::Cancel(connection.reconnect);
+        Silence(connection.socket);
     }
-    StartRound();
+    for (auto& [socket, reassembler] : m_in)
+    {
+        Silence(socket);
+    }
+    if (m_listener)
+    {
+        m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                      MakeNullCallback<void, Ptr<Socket>, const Address&>());
+        m_listener->Close();
+    }
+    m_out.clear();
+    m_in.clear();
+    m_listener = nullptr;
 }
 
 void
@@ -347,6 +408,7 @@ LearnerApplication::StopApplication()
     Simulator::Cancel(m_deadlineEvent);
     for (auto& connection : m_out)
     {
+        Simulator::Cancel(connection.reconnect);
         connection.socket->Close();
     }
     for (auto& [socket, reassembler] : m_in)
@@ -356,6 +418,106 @@ LearnerApplication::StopApplication()
     if (m_listener)
     {
         m_listener->Close();
+    }
+}
+
+void
+LearnerApplication::Crash(bool forGood)
+{
+    if (m_crashed || m_failed)
+    {
+        return;
+    }
+    if (m_mode == SYNC && !m_finished)
+    {
+        std::ostringstream text;
+        text << "crashed at " << Simulator::Now().GetSeconds()
+             << " s (faults); synchronous rounds wait for every in-neighbour, so its neighbours "
+                "cannot go on: use rounds.mode = deadline or async to study failures";
+        Fail(text.str());
+        return;
+    }
+    NS_LOG_INFO("learner " << m_learnerId << " crashes" << (forGood ? " for good" : ""));
+    m_crashed = true;
+    Simulator::Cancel(m_trainingEvent);
+    Simulator::Cancel(m_deadlineEvent);
+    if (!m_aggregatedModel.empty())
+    {
+        // Mid-computation: the model the host held is the last aggregated one.
+        m_learner->SetParameters(m_aggregatedModel);
+        m_aggregatedModel.clear();
+    }
+    m_trained = false;
+    CloseSockets();
+    m_inbox = std::make_unique<MessageInbox>(m_algorithm->GetPartialReceipt(),
+                                             static_cast<LateMessages>(m_late));
+    AvailabilityReport report{m_learnerId, Simulator::Now(), false, forGood};
+    m_availabilityTrace(report);
+}
+
+void
+LearnerApplication::Recover()
+{
+    if (!m_crashed || m_failed)
+    {
+        return;
+    }
+    NS_LOG_INFO("learner " << m_learnerId << " recovers in round " << m_round);
+    m_crashed = false;
+    AvailabilityReport report{m_learnerId, Simulator::Now(), true, false};
+    m_availabilityTrace(report);
+    if (!OpenSockets() || m_finished)
+    {
+        return;
+    }
+    // The round in progress at the crash starts again from the model the host kept.
+    m_trainingEvent = Simulator::ScheduleNow(&LearnerApplication::StartRound, this);
+}
+
+bool
+LearnerApplication::IsCrashed() const
+{
+    return m_crashed;
+}
+
+void
+LearnerApplication::LoseConnection(Ptr<Socket> socket, const std::string& why)
+{
+    if (m_mode == SYNC)
+    {
+        Fail(why);
+        return;
+    }
+    NS_LOG_INFO("learner " << m_learnerId << " " << why);
+    if (auto in = m_in.find(socket); in != m_in.end())
+    {
+        // A partly received message on it is lost with it; the sender reconnects.
+        Silence(socket);
+        m_in.erase(in);
+        return;
+    }
+    OutConnection& connection = FindConnection(socket);
+    // What TCP could not deliver is lost: resending might duplicate a message that did arrive.
+    m_lostSends += static_cast<uint32_t>(connection.queue.size());
+    connection.queue.clear();
+    connection.offset = 0;
+    connection.connected = false;
+    Silence(socket);
+    const uint32_t peer = connection.peer.id;
+    connection.reconnect
+        = Simulator::Schedule(m_reconnectInterval, &LearnerApplication::Reconnect, this, peer);
+}
+
+void
+LearnerApplication::Reconnect(uint32_t peer)
+{
+    for (auto& connection : m_out)
+    {
+        if (connection.peer.id == peer)
+        {
+            Connect(connection);
+            return;
+        }
     }
 }
 
@@ -387,8 +549,10 @@ LearnerApplication::ConnectionFailed(Ptr<Socket> socket)
     OutConnection& connection = FindConnection(socket);
     std::ostringstream address;
     address << connection.peer.address;
-    Fail("could not connect to learner " + std::to_string(connection.peer.id) + " at "
-         + address.str() + " (no route, or TCP gave up on the connection request)");
+    LoseConnection(socket,
+                   "could not connect to learner " + std::to_string(connection.peer.id) + " at "
+                       + address.str()
+                       + " (no route, or TCP gave up on the connection request)");
 }
 
 bool
@@ -522,18 +686,20 @@ LearnerApplication::DeliverMessage(Message message)
 void
 LearnerApplication::HandlePeerClose(Ptr<Socket> socket)
 {
-    if (!m_finished)
+    if (!m_finished || m_mode != SYNC)
     {
-        Fail("a neighbour closed its connection " + DescribeSocket(socket)
-             + " before the run ended");
+        LoseConnection(socket,
+                       "a neighbour closed its connection " + DescribeSocket(socket)
+                           + " before the run ended");
     }
 }
 
 void
 LearnerApplication::HandleConnectionError(Ptr<Socket> socket)
 {
-    Fail("lost its connection " + DescribeSocket(socket)
-         + ": TCP gave up (too many retransmissions, or the peer reset it)");
+    LoseConnection(socket,
+                   "lost its connection " + DescribeSocket(socket)
+                       + ": TCP gave up (too many retransmissions, or the peer reset it)");
 }
 
 std::string
@@ -763,6 +929,8 @@ LearnerApplication::TryAggregate()
     report.meanStaleness = take.meanStaleness;
     report.maxStaleness = take.maxStaleness;
     report.supersededSends = m_roundSuperseded;
+    report.lostSends = m_lostSends;
+    m_lostSends = 0;
     report.finished = last;
     m_roundCompletedTrace(report);
 
@@ -794,7 +962,7 @@ LearnerApplication::Evaluate(uint32_t round)
 void
 LearnerApplication::EvaluateNow(uint32_t index)
 {
-    if (!m_evaluate || !m_testSet)
+    if (!m_evaluate || !m_testSet || m_crashed)
     {
         return;
     }

@@ -48,6 +48,8 @@ struct RoundReport
     /// Own messages of earlier rounds that were still waiting for TCP and were replaced by this
     /// round's (wait-free rounds of algorithms whose messages are models).
     uint32_t supersededSends = 0;
+    /// Own messages lost with a failed connection since the previous round report.
+    uint32_t lostSends = 0;
     bool finished = false; ///< this was the learner's last round
 };
 
@@ -60,6 +62,15 @@ struct MessageReport
     uint64_t valueBytes = 0; ///< known to the sender only (0 on receipt)
     uint64_t totalBytes = 0; ///< header plus payload
     Time time;
+};
+
+/// Reported when a learner's host crashes or comes back.
+struct AvailabilityReport
+{
+    uint32_t learner = 0;
+    Time time;
+    bool up = false;
+    bool forGood = false; ///< a crash with no recovery planned
 };
 
 /// Reported after an evaluation (at round 0 for the initial model, then every EvalEvery rounds).
@@ -101,6 +112,8 @@ class LearnerApplication : public Application
     typedef void (*MessageCallback)(const MessageReport& report);
     /// Signature of the Evaluated trace source.
     typedef void (*EvaluatedCallback)(const EvalReport& report);
+    /// Signature of the Availability trace source.
+    typedef void (*AvailabilityCallback)(const AvailabilityReport& report);
     /// Signature of the Failed trace source: why the learner cannot go on.
     typedef void (*FailedCallback)(const std::string& message);
 
@@ -145,6 +158,17 @@ class LearnerApplication : public Application
     bool IsFinished() const;
 
     /**
+     * The host crashes: training, sending and receiving stop, connections close, messages held
+     * are lost; the learner keeps its model and round. Neighbours in deadline and async rounds
+     * go on without it; in sync rounds the learner fails (its neighbours would wait for ever).
+     * `forGood`: no recovery will follow (it then counts as finished).
+     */
+    void Crash(bool forGood);
+    /// The host is back: connections open again and the interrupted round starts over.
+    void Recover();
+    bool IsCrashed() const;
+
+    /**
      * Evaluate now the model of the last aggregation (the initial model before the first one),
      * reported as evaluation `index`: what timed evaluations (one clock for every learner) use.
      */
@@ -173,9 +197,17 @@ class LearnerApplication : public Application
 
         std::deque<Queued> queue;
         size_t offset = 0; ///< bytes of queue.front() already handed to TCP
+        EventId reconnect;
     };
 
     Ptr<Socket> CreateTcpSocket();
+    bool OpenSockets();
+    void Connect(OutConnection& connection);
+    void Silence(Ptr<Socket> socket);
+    void CloseSockets();
+    /// A connection broke: fatal in sync rounds, otherwise forget it and (outgoing) reconnect.
+    void LoseConnection(Ptr<Socket> socket, const std::string& why);
+    void Reconnect(uint32_t peer);
     void ConnectionSucceeded(Ptr<Socket> socket);
     void ConnectionFailed(Ptr<Socket> socket);
     bool AcceptRequest(Ptr<Socket> socket, const Address& from);
@@ -223,6 +255,7 @@ class LearnerApplication : public Application
     Time m_roundTimeout;
     int m_late; ///< a LateMessages value (ns-3 enum attributes are ints)
     Time m_duration;
+    Time m_reconnectInterval;
 
     // Learning state
     std::unique_ptr<Learner> m_learner;
@@ -234,6 +267,8 @@ class LearnerApplication : public Application
     bool m_trained = false;
     bool m_finished = false;
     bool m_failed = false;
+    bool m_crashed = false;
+    uint32_t m_lostSends = 0;
     std::vector<float> m_trainedModel;
     double m_trainLoss = 0.0;
     Time m_roundComputeTime;
@@ -264,6 +299,7 @@ class LearnerApplication : public Application
     TracedCallback<const MessageReport&> m_messageReceivedTrace;
     TracedCallback<const EvalReport&> m_evaluatedTrace;
     TracedCallback<const std::string&> m_failedTrace;
+    TracedCallback<const AvailabilityReport&> m_availabilityTrace;
 };
 
 } // namespace ns3

@@ -33,6 +33,9 @@ struct UnderlayLink
 };
 
 /// What an underlay helper built under the learners.
+/// The device at the receiving end of a (point-to-point) link direction.
+Ptr<NetDevice> ReceiverOf(const UnderlayLink& link);
+
 struct Underlay
 {
     LearnerAddresses addresses;      ///< where each learner is reached

@@ -72,7 +72,9 @@ ResultsWriter::ResultsWriter(const std::string& directory,
         "cum_value_bytes,cum_metadata_bytes");
     m_receiptCsv = std::make_unique<StreamedFile>(
         directory + "/receipt.csv",
-        "node,round,time_s,fresh,stale,dropped,staleness_mean,staleness_max,superseded_sends");
+        "node,round,time_s,fresh,stale,dropped,staleness_mean,staleness_max,superseded_sends,"
+        "lost_sends");
+    m_faultsCsv = std::make_unique<StreamedFile>(directory + "/faults.csv", "time_s,event,subject");
     m_evalCsv = std::make_unique<StreamedFile>(directory + "/eval.csv",
                                                "round,time_s,node,accuracy,loss");
     m_curveCsv = std::make_unique<StreamedFile>(
@@ -127,6 +129,39 @@ ResultsWriter::CheckProgress()
         return;
     }
     Simulator::Schedule(m_stallTimeout - idle, &ResultsWriter::CheckProgress, this);
+}
+
+void
+ResultsWriter::OnAvailability(const AvailabilityReport& r)
+{
+    RecordFault(r.up ? "recover" : (r.forGood ? "crash-for-good" : "crash"),
+                std::to_string(r.learner));
+    if (r.up)
+    {
+        ++m_summary.recoveries;
+        return;
+    }
+    ++m_summary.crashes;
+    if (r.forGood && !m_finished[r.learner])
+    {
+        // Nothing more will come from it: the run ends when the others are done.
+        m_finished[r.learner] = true;
+        m_summary.lostLearners.push_back(r.learner);
+        if (++m_finishedNodes == m_nodes && m_evalInterval.IsZero())
+        {
+            Simulator::Stop();
+        }
+    }
+}
+
+void
+ResultsWriter::RecordFault(const std::string& event, const std::string& subject)
+{
+    m_summary.linkOutages += event == "link-down" ? 1 : 0;
+    std::ostringstream line;
+    line << std::setprecision(9) << Simulator::Now().GetSeconds() << "," << event << ","
+         << subject << "\n";
+    m_faultsCsv->Append(line.str());
 }
 
 void
@@ -194,6 +229,8 @@ ResultsWriter::Attach(ApplicationContainer apps)
         app->TraceConnectWithoutContext("Evaluated",
                                         MakeCallback(&ResultsWriter::OnEvaluated, this));
         app->TraceConnectWithoutContext("Failed", MakeCallback(&ResultsWriter::OnFailed, this));
+        app->TraceConnectWithoutContext("Availability",
+                                        MakeCallback(&ResultsWriter::OnAvailability, this));
         BooleanValue evaluates;
         app->GetAttribute("Evaluate", evaluates);
         UintegerValue rounds;
@@ -226,6 +263,12 @@ ResultsWriter::Tick(uint32_t index)
     {
         DynamicCast<LearnerApplication>(m_apps.Get(i))->EvaluateNow(index);
     }
+    // A tick's line holds the learners that were up: a crashed host evaluates nothing.
+    if (m_evals.count(index) != 0)
+    {
+        ReportEvalRound(index);
+        m_evals.erase(index);
+    }
     if (AllFinished())
     {
         Simulator::Stop();
@@ -245,12 +288,13 @@ ResultsWriter::OnRound(const RoundReport& r)
     std::ostringstream receipt;
     receipt << std::setprecision(9) << r.learner << "," << r.round << "," << r.time.GetSeconds()
             << "," << r.fresh << "," << r.stale << "," << r.dropped << "," << r.meanStaleness
-            << "," << r.maxStaleness << "," << r.supersededSends << "\n";
+            << "," << r.maxStaleness << "," << r.supersededSends << "," << r.lostSends << "\n";
     m_receiptCsv->Append(receipt.str());
     m_summary.messagesFresh += r.fresh;
     m_summary.messagesStale += r.stale;
     m_summary.messagesDropped += r.dropped;
     m_summary.sendsSuperseded += r.supersededSends;
+    m_summary.sendsLost += r.lostSends;
     auto& bytes = m_bytesAfterRound[r.round];
     bytes.resize(m_nodes, 0);
     bytes[r.learner] = r.totalValueBytes + r.totalMetadataBytes;
@@ -294,7 +338,10 @@ ResultsWriter::OnEvaluated(const EvalReport& r)
     round.bytes.push_back(r.totalBytes);
     round.time = std::max(round.time, r.time.GetSeconds());
     m_lastEvalTime = std::max(m_lastEvalTime, r.time.GetSeconds());
-    ReportReadyRounds();
+    if (m_evalInterval.IsZero())
+    {
+        ReportReadyRounds(); // timed evaluations are reported by Tick
+    }
 }
 
 void
@@ -339,6 +386,7 @@ ResultsWriter::ReportEvalRound(uint32_t round)
     // What was computed up to this evaluation is on disk even if the run is stopped later.
     m_roundsCsv->Flush();
     m_receiptCsv->Flush();
+    m_faultsCsv->Flush();
     m_evalCsv->Flush();
     m_curveCsv->Flush();
     m_latestAccuracy = mean;
@@ -393,6 +441,7 @@ ResultsWriter::Finish(uint64_t seed)
     m_curveCsv->Commit();
     m_roundsCsv->Commit();
     m_receiptCsv->Commit();
+    m_faultsCsv->Commit();
     m_evalCsv->Commit();
     m_summary.nodes = m_nodes;
     m_summary.rounds = m_rounds;
@@ -453,7 +502,15 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
         << ", \"max_per_node\": " << s.maxRoundsPerNode << "},\n"
         << "  \"messages\": {\"fresh\": " << s.messagesFresh << ", \"stale\": " << s.messagesStale
         << ", \"dropped\": " << s.messagesDropped
-        << ", \"superseded_sends\": " << s.sendsSuperseded << "},\n"
+        << ", \"superseded_sends\": " << s.sendsSuperseded << ", \"lost_sends\": " << s.sendsLost
+        << "},\n"
+        << "  \"faults\": {\"crashes\": " << s.crashes << ", \"recoveries\": " << s.recoveries
+        << ", \"link_outages\": " << s.linkOutages << ", \"learners_lost\": [";
+    for (size_t i = 0; i < s.lostLearners.size(); ++i)
+    {
+        out << (i ? ", " : "") << s.lostLearners[i];
+    }
+    out << "]},\n"
         << "  \"resolved\": {";
     bool first = true;
     for (const auto& [key, value] : s.resolved)

@@ -60,6 +60,12 @@ struct RunSummary
     uint64_t messagesStale = 0;
     uint64_t messagesDropped = 0;
     uint64_t sendsSuperseded = 0;
+    uint64_t sendsLost = 0; ///< own messages lost with a failed connection
+    /// Faults: host crashes and recoveries, link outages, and learners that never came back.
+    uint32_t crashes = 0;
+    uint32_t recoveries = 0;
+    uint32_t linkOutages = 0;
+    std::vector<uint32_t> lostLearners;
 };
 
 /**
@@ -91,6 +97,9 @@ class ResultsWriter
      */
     void SetWatchdog(Time stall, Time limit);
 
+    /// Note a fault in faults.csv at the current simulated time (e.g. "link-down", "3:core").
+    void RecordFault(const std::string& event, const std::string& subject);
+
     /// Why the run stopped early ("" when it did not): a learner failed, or the watchdog fired.
     const std::string& GetFailure() const;
 
@@ -106,6 +115,7 @@ class ResultsWriter
     void OnRound(const RoundReport& report);
     void OnEvaluated(const EvalReport& report);
     void OnFailed(const std::string& message);
+    void OnAvailability(const AvailabilityReport& report);
     void Tick(uint32_t index);
     void CheckProgress();
     void StopWith(const std::string& failure);
@@ -121,6 +131,7 @@ class ResultsWriter
     std::ostream& m_log;
     std::unique_ptr<StreamedFile> m_roundsCsv;
     std::unique_ptr<StreamedFile> m_receiptCsv;
+    std::unique_ptr<StreamedFile> m_faultsCsv;
     ApplicationContainer m_apps;
     Time m_evalInterval; ///< zero: evaluations by rounds
     std::vector<bool> m_finished;

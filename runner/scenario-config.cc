@@ -30,7 +30,7 @@ ScenarioKeys()
         {"rounds.timeout",
          "none",
          "deadline rounds: simulated time to wait for in-neighbours after sending, e.g. 500ms "
-         "(none: for ever, as sync)"},
+         "(none: for ever, as sync); other modes ignore it, so that a grid can sweep the mode"},
         {"rounds.late",
          "drop",
          "deadline rounds: a message of a round already aggregated is dropped, or used as stale "
@@ -203,6 +203,13 @@ ScenarioKeys()
         {"compute.measured_scale",
          "1.0",
          "factor on measured CPU time for compute.model = measured"},
+        {"faults.crash",
+         "[]",
+         "hosts that crash: NODE@DOWN (for good) or NODE@DOWN-UP, e.g. [3@60s, 5@100s-150s]"},
+        {"faults.file", "", "CSV 'node,down_s,up_s' of host outages (up_s empty: for good)"},
+        {"faults.links",
+         "[]",
+         "links that fail: A:B@DOWN-UP with the ends named as in links.csv, e.g. [0:1@30s-90s]"},
         {"eval.every", "10", "evaluate every this many rounds"},
         {"eval.interval",
          "none",

@@ -8,6 +8,7 @@
 #include "compute-time-model.h"
 #include "csv-rows.h"
 #include "dataset-catalog.h"
+#include "fault-helper.h"
 #include "learner-helper.h"
 #include "learner.h"
 #include "link-model.h"
@@ -333,6 +334,7 @@ struct ScenarioPlan
     std::string lateMessages;
     Time duration;
     Time evalInterval;
+    FaultPlan faults;
     uint32_t evalEvery = 0;
     uint32_t evalSamples = 0;
     uint32_t evalNodes = 0;
@@ -370,10 +372,14 @@ ReadRoundMode(const ScenarioConfig& c, ScenarioPlan& plan)
     plan.roundTimeout = ReadOptionalTime(c, "rounds.timeout");
     plan.duration = ReadOptionalTime(c, "rounds.duration");
     plan.evalInterval = ReadOptionalTime(c, "eval.interval");
-    if (plan.roundMode != "deadline" && !plan.roundTimeout.IsZero())
+    plan.faults = ReadFaultPlan(c.GetList("faults.crash"),
+                                c.GetString("faults.file"),
+                                c.GetList("faults.links"),
+                                plan.nodes);
+    if (!plan.faults.Empty() && plan.evalInterval.IsZero())
     {
-        throw ScenarioError("rounds.timeout is set but rounds.mode is " + plan.roundMode
-                            + ": only deadline rounds have a timeout");
+        throw ScenarioError("faults need eval.interval (e.g. eval.interval = 10s): a crashed "
+                            "learner stops evaluating, so learners are evaluated on a clock");
     }
     // Learners then stop at different rounds: only a common clock compares their models.
     if (plan.evalInterval.IsZero() && (plan.roundMode == "async" || !plan.duration.IsZero()))
@@ -724,6 +730,10 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     ResultsWriter writer(out, plan.nodes, plan.target, log);
     writer.Attach(apps);
     writer.SetWatchdog(plan.stallTimeout, plan.timeLimit);
+    FaultHelper faults(plan.faults);
+    faults.SetLinkEventCallback([&writer](const std::string& event, const std::string& subject)
+                                { writer.RecordFault(event, subject); });
+    faults.Install(underlay, apps);
     log << "dlsim: " << plan.nodes << " learners, " << graph.GetEdges().size() << " overlay edges, "
         << plan.rounds << " rounds of " << sharing.algorithm << " on " << data.train->name
         << " with " << plan.training.model << "; results in " << out << std::endl;

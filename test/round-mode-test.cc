@@ -184,12 +184,17 @@ TEST(RoundModes, BadRoundKeysAreRejectedByName)
 {
     const std::map<std::string, std::string> cases = {
         {" --rounds.mode=lazy", "rounds.mode"},
-        {" --rounds.timeout=1s", "rounds.timeout is set but rounds.mode is sync"},
         {" --rounds.mode=deadline --rounds.timeout=-3s", "rounds.timeout"},
         {" --rounds.mode=async", "needs eval.interval"},
         {" --rounds.duration=10s", "needs eval.interval"},
         {" --rounds.mode=deadline --rounds.late=maybe", "rounds.late"},
         {" --compute.file=/nonexistent/speeds.csv", "compute.file"},
+        {" --eval.interval=1s --faults.crash=[9@1s]", "node 9 does not exist"},
+        {" --eval.interval=1s --faults.crash=[1@5s-2s]", "must end after it starts"},
+        {" --eval.interval=1s --faults.crash=[1@5s-9s,1@8s]", "overlapping outages"},
+        {" --eval.interval=1s --faults.links=[0-1@5s]", "A:B"},
+        {" --eval.interval=1s --faults.links=[0:4@5s]", "no link joins 0 and 4"},
+        {" --faults.crash=[1@5s]", "faults need eval.interval"},
     };
     for (const auto& [args, expected] : cases)
     {
@@ -201,6 +206,126 @@ TEST(RoundModes, BadRoundKeysAreRejectedByName)
         EXPECT_NE(output.find(expected), std::string::npos) << args << "\n" << output;
     }
     fs::remove_all(Folder("bad"));
+}
+
+// Six learners on a ring with deadline rounds and a clock for evaluations, for the fault tests.
+const std::string kFaulty = kRing + " --rounds=100000 --rounds.mode=deadline --rounds.timeout=1s"
+                                    " --eval.interval=5s";
+
+/// The end times of each learner's rounds, from rounds.csv.
+std::map<uint32_t, std::vector<double>>
+RoundEnds(const std::string& dir)
+{
+    std::map<uint32_t, std::vector<double>> ends;
+    for (const auto& row : ReadCsv(dir + "/rounds.csv"))
+    {
+        ends[std::stoul(row[0])].push_back(std::stod(row[2]));
+    }
+    return ends;
+}
+
+// Learner 2 crashes for good at 10 s and learner 4 is off from 12 s to 25 s. The run completes;
+// the others keep learning; learner 2's outputs stop at its crash, learner 4's pause.
+TEST(Faults, ACrashedLearnerStopsAndTheOthersGoOn)
+{
+    std::string out = RunDlsim("crash",
+                               kFaulty + " --rounds.duration=40s --faults.crash='[2@10s, 4@12s-25s]'");
+    auto ends = RoundEnds(out);
+    ASSERT_EQ(ends.size(), 6u);
+    EXPECT_LT(ends[2].back(), 10.0);
+    for (double t : ends[4])
+    {
+        EXPECT_FALSE(t > 12.0 && t < 25.0 + 0.3) << "learner 4 ended a round at " << t;
+    }
+    EXPECT_GT(ends[4].back(), 39.0) << "learner 4 came back and went on";
+    EXPECT_GT(ends[0].size(), 2 * ends[2].size());
+    for (const auto& row : ReadCsv(out + "/eval.csv"))
+    {
+        const double t = std::stod(row[1]);
+        if (row[2] == "2")
+        {
+            EXPECT_LT(t, 10.0) << "a crashed learner evaluates nothing";
+        }
+        if (row[2] == "4")
+        {
+            EXPECT_FALSE(t >= 12.0 && t < 25.0) << t;
+        }
+    }
+    // Survivors learned: well above chance (10 classes).
+    auto curve = ReadCsv(out + "/curve.csv");
+    ASSERT_FALSE(curve.empty());
+    EXPECT_GT(std::stod(curve.back()[3]), 0.5);
+    EXPECT_EQ(ReadWholeFile(out + "/faults.csv"),
+              "time_s,event,subject\n10,crash-for-good,2\n12,crash,4\n25,recover,4\n");
+    std::string json = ReadWholeFile(out + "/summary.json");
+    EXPECT_NE(json.find("\"faults\": {\"crashes\": 2, \"recoveries\": 1, \"link_outages\": 0, "
+                        "\"learners_lost\": [2]}"),
+              std::string::npos)
+        << json;
+    fs::remove_all(out);
+}
+
+// Synchronous rounds cannot lose a neighbour: the run ends with an error naming the learner,
+// and what it computed until then stays on disk.
+TEST(Faults, ACrashInSyncRoundsEndsTheRunNamingTheLearner)
+{
+    std::string out = Folder("sync-crash");
+    std::string output;
+    EXPECT_EQ(RunCommand(kRun + kRing + " --rounds=1000 --eval.interval=5s --faults.crash='[2@10s]'"
+                             + " --out=" + out,
+                         output),
+              1)
+        << output;
+    EXPECT_NE(output.find("learner 2 crashed at 10 s"), std::string::npos) << output;
+    EXPECT_NE(output.find("rounds.mode = deadline or async"), std::string::npos) << output;
+    EXPECT_TRUE(fs::exists(out + "/rounds.csv.partial"));
+    fs::remove_all(out);
+}
+
+// The link between learners 0 and 1 fails from 20 s to 150 s. TCP retransmits until it gives
+// up (about two minutes with a 1 s minimum RTO), the messages it held are lost, the learners
+// reconnect, and once the link is back learner 1 hears from both neighbours again.
+TEST(Faults, AFailedLinkLosesMessagesAndConnectionsComeBack)
+{
+    std::string out
+        = RunDlsim("link",
+                   " --nodes=6 --topology=ring --dataset=synthetic --model=mlp --lr=0.05"
+                   " --compute.model=fixed --compute.step_seconds=0.3 --rounds=100000"
+                   " --rounds.mode=deadline"
+                           " --rounds.timeout=2s --eval.interval=20s --rounds.duration=200s"
+                           " --faults.links='[0:1@20s-150s]'");
+    uint32_t lost = 0;
+    uint32_t duringOutage = 0;
+    uint32_t outageRounds = 0;
+    uint32_t afterwards = 0;
+    uint32_t laterRounds = 0;
+    for (const auto& row : ReadCsv(out + "/receipt.csv"))
+    {
+        lost += std::stoul(row[9]);
+        if (row[0] != "1")
+        {
+            continue;
+        }
+        const double t = std::stod(row[2]);
+        const uint32_t used = std::stoul(row[3]) + std::stoul(row[4]);
+        if (t > 25.0 && t < 150.0)
+        {
+            duringOutage += used;
+            ++outageRounds;
+        }
+        if (t > 170.0)
+        {
+            afterwards += used;
+            ++laterRounds;
+        }
+    }
+    EXPECT_GT(lost, 0u) << "messages TCP held when it gave up";
+    EXPECT_EQ(duringOutage, outageRounds) << "only learner 2's messages reach learner 1";
+    EXPECT_EQ(afterwards, 2 * laterRounds) << "both neighbours again after the link is back";
+    EXPECT_GT(laterRounds, 10u);
+    EXPECT_EQ(ReadWholeFile(out + "/faults.csv"),
+              "time_s,event,subject\n20,link-down,0:1\n150,link-up,0:1\n");
+    fs::remove_all(out);
 }
 
 } // namespace

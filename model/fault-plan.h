@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * When hosts crash and links fail: the fault schedule of a run.
+ */
+#ifndef DLSIM_FAULT_PLAN_H
+#define DLSIM_FAULT_PLAN_H
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// A learner's host is off from `down` until `up` (seconds; infinity: for good).
+struct HostOutage
+{
+    uint32_t node = 0;
+    double down = 0.0;
+    double up = std::numeric_limits<double>::infinity();
+};
+
+/// The link between two underlay nodes (named as in links.csv) is out, both ways.
+struct LinkOutage
+{
+    std::string a;
+    std::string b;
+    double down = 0.0;
+    double up = std::numeric_limits<double>::infinity();
+};
+
+struct FaultPlan
+{
+    std::vector<HostOutage> hosts; ///< sorted by node, then time; never overlapping per node
+    std::vector<LinkOutage> links;
+
+    bool Empty() const;
+};
+
+/**
+ * Read the fault keys: `crashes` items "NODE@DOWN" or "NODE@DOWN-UP" (e.g. "3@60s-90s"),
+ * `crashFile` a CSV 'node,down_s,up_s' (up_s empty: for good), and `links` items
+ * "A:B@DOWN-UP" with A and B named as in links.csv ("3:core@10s-20s"). Throws ConfigValueError
+ * naming the key (faults.crash, faults.file, faults.links), file and item.
+ */
+FaultPlan ReadFaultPlan(const std::vector<std::string>& crashes,
+                        const std::string& crashFile,
+                        const std::vector<std::string>& links,
+                        uint32_t learners);
+
+} // namespace ns3
+
+#endif // DLSIM_FAULT_PLAN_H

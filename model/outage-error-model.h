@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * An error model that loses every packet while a link is out of service.
+ */
+#ifndef DLSIM_OUTAGE_ERROR_MODEL_H
+#define DLSIM_OUTAGE_ERROR_MODEL_H
+
+#include "ns3/error-model.h"
+
+namespace ns3
+{
+
+/**
+ * Sits where a device's ReceiveErrorModel goes and corrupts every packet while the link is down,
+ * otherwise defers to the model it replaced (a lossy link stays lossy). Outages nest: the link
+ * is down while any reason for it (its own failure, a crashed host at either end) holds.
+ */
+class OutageErrorModel : public ErrorModel
+{
+  public:
+    static TypeId GetTypeId();
+
+    /// Keep applying `inner` (may be null) while the link is up.
+    void SetInner(Ptr<ErrorModel> inner);
+    /// One more reason for the link to be down.
+    void Down();
+    /// One reason fewer; the link is up again when none is left.
+    void Up();
+    bool IsDown() const;
+
+  private:
+    bool DoCorrupt(Ptr<Packet> packet) override;
+    void DoReset() override;
+
+    Ptr<ErrorModel> m_inner;
+    uint32_t m_reasons = 0;
+};
+
+} // namespace ns3
+
+#endif // DLSIM_OUTAGE_ERROR_MODEL_H
