@@ -16,7 +16,9 @@
 #include "scenario-grid.h"
 #include "scenario-runner.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -44,6 +46,9 @@ bool g_plot = true;
 
 /// --overwrite: replace complete results of another configuration.
 bool g_overwrite = false;
+
+/// --figure-style, --log-x, --log-y: how the figures at the end of a run are drawn.
+PlotOptions g_plotOptions;
 
 /// A single run stopped by a signal or an abort releases its folder's lock on the way out.
 extern "C" void
@@ -152,8 +157,10 @@ PrintUsage(std::ostream& out)
 {
     out << "usage: dlsim-run [SCENARIO.ini] [--key=value ...] [--ns3.TYPE::ATTRIBUTE=VALUE ...]\n"
         << "                 [-j N] [--overwrite] [--tune-choco] [--emit-jobs FILE] [--no-plot]\n"
-        << "       dlsim-run --plot DIR [--target_accuracy=X]\n"
-        << "       dlsim-run --collect DIR [--target_accuracy=X]\n"
+        << "                 [--figure-style=screen|paper] [--log-x] [--log-y]\n"
+        << "       dlsim-run --plot DIR [--target_accuracy=X] [--figure-style=screen|paper]\n"
+        << "                 [--log-x] [--log-y]\n"
+        << "       dlsim-run --collect DIR [the same options as --plot]\n"
         << "       dlsim-run --version\n"
         << "(./dlsim run, ./dlsim plot and ./dlsim collect call it this way.)\n\n"
         << "Runs a scenario (default scenarios/quickstart.ini) and writes its results.\n"
@@ -164,7 +171,12 @@ PrintUsage(std::ostream& out)
         << "per point to FILE (for GNU parallel, e.g. parallel --sshloginfile HOSTS < FILE)\n"
         << "and a Slurm array job script FILE.slurm, and runs nothing; afterwards\n"
         << "'dlsim collect DIR' rebuilds the index and figures from the finished folders.\n"
-        << "Figures (gnuplot, PNG and SVG) go to OUT/plots after every run.\n\n"
+        << "Figures (gnuplot, PNG and SVG) go to OUT/plots after every run; with\n"
+        << "--figure-style=paper they are PDF and SVG, 3.5 in wide for one column of a paper.\n"
+        << "--log-x and --log-y force log axes (a sweep's axis is logarithmic anyway when its\n"
+        << "values span a factor of 10). --target_accuracy=X given to plot or collect\n"
+        << "recomputes time, bytes and round to X from every run's curve.csv, in the figures\n"
+        << "and in index.csv.\n\n"
         << "Any key can be set in the file or overridden on the command line:\n\n";
     for (const auto& key : ScenarioKeys())
     {
@@ -220,9 +232,158 @@ RunSingle(const ScenarioConfig& config, const RunOptions& options)
               << "/ (summary.json, rounds.csv, eval.csv, curve.csv, config.ini)" << std::endl;
     if (g_plot)
     {
-        PlotRuns(config.GetString("out"), std::cout);
+        PlotRuns(config.GetString("out"), std::cout, g_plotOptions);
     }
     return 0;
+}
+
+/// A wall time for people: "45 s", "3 min 20 s", "1 h 05 min".
+std::string
+HumanDuration(double seconds)
+{
+    const long s = std::lround(std::max(0.0, seconds));
+    std::ostringstream text;
+    if (s < 60)
+    {
+        text << s << " s";
+    }
+    else if (s < 3600)
+    {
+        text << s / 60 << " min " << s % 60 << " s";
+    }
+    else
+    {
+        text << s / 3600 << " h " << std::setw(2) << std::setfill('0') << s / 60 % 60 << " min";
+    }
+    return text.str();
+}
+
+/// A point's values on the grid's axes: "link.bandwidth=1Mbps, algorithm=dpsgd".
+std::string
+DescribePoint(const GridPoint& point)
+{
+    std::string text;
+    for (const auto& [key, value] : point.values)
+    {
+        text += (text.empty() ? "" : ", ") + key + "=" + value;
+    }
+    return text;
+}
+
+/**
+ * A summary figure times `scale` as text with 3 significant digits (`precision` decimals if
+ * given), but never in exponent notation; `empty` for an empty field.
+ */
+std::string
+Field(const std::string& value, int precision, double scale, const std::string& empty)
+{
+    if (value.empty())
+    {
+        return empty;
+    }
+    const double v = std::stod(value) * scale;
+    if (precision < 0)
+    {
+        precision = v > 0 ? std::clamp(2 - static_cast<int>(std::floor(std::log10(v))), 0, 6) : 1;
+    }
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(precision) << v;
+    return text.str();
+}
+
+/// The field of a summary.csv row (ReadSummaryCsvRow) in the column named `column`.
+std::string
+SummaryField(const std::vector<std::string>& fields, const std::string& column)
+{
+    std::stringstream header(SummaryCsvHeader());
+    size_t i = 0;
+    for (std::string name; std::getline(header, name, ','); ++i)
+    {
+        if (name == column)
+        {
+            return i < fields.size() ? fields[i] : "";
+        }
+    }
+    return "";
+}
+
+/// What a finished point reached, from its summary.csv: "final accuracy 0.712, target at 51.9 s".
+std::string
+DescribeOutcome(const std::string& out)
+{
+    auto fields = ReadSummaryCsvRow(out + "/summary.csv");
+    if (!fields)
+    {
+        return "no summary";
+    }
+    const std::string time = SummaryField(*fields, "time_to_target_s");
+    return "final accuracy " + Field(SummaryField(*fields, "final_accuracy_mean"), 3, 1, "")
+           + ", target " + (time.empty() ? "not reached" : "at " + Field(time, -1, 1, "") + " s");
+}
+
+/**
+ * The table at the end of a grid: one row per point with its swept values, the final mean
+ * accuracy and time and bytes to the target (as in index.csv), so that a grid's outcome can
+ * be read without opening any file.
+ */
+void
+PrintGridTable(const std::vector<GridPoint>& points,
+               const std::vector<bool>& failed,
+               const std::string& target,
+               std::ostream& out)
+{
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> header;
+    for (const auto& [key, value] : points[0].values)
+    {
+        header.push_back(key);
+    }
+    for (const char* column : {"final accuracy", "time to target (s)", "MB/node to target"})
+    {
+        header.push_back(column);
+    }
+    rows.push_back(header);
+    for (size_t i = 0; i < points.size(); ++i)
+    {
+        std::vector<std::string> row;
+        for (const auto& [key, value] : points[i].values)
+        {
+            row.push_back(value);
+        }
+        auto fields = ReadSummaryCsvRow(points[i].config.GetString("out") + "/summary.csv");
+        if (failed[i] || !fields)
+        {
+            row.insert(row.end(), {"failed", "-", "-"});
+        }
+        else
+        {
+            row.push_back(Field(SummaryField(*fields, "final_accuracy_mean"), 3, 1, "-"));
+            row.push_back(Field(SummaryField(*fields, "time_to_target_s"), -1, 1, "not reached"));
+            row.push_back(
+                Field(SummaryField(*fields, "bytes_per_node_to_target"), -1, 1e-6, "not reached"));
+        }
+        rows.push_back(row);
+    }
+    std::vector<size_t> widths(header.size(), 0);
+    for (const auto& row : rows)
+    {
+        for (size_t c = 0; c < row.size(); ++c)
+        {
+            widths[c] = std::max(widths[c], row[c].size());
+        }
+    }
+    out << "dlsim: grid results (target accuracy " << target
+        << "; time and bytes to it interpolated between evaluations):\n";
+    for (const auto& row : rows)
+    {
+        out << " ";
+        for (size_t c = 0; c < row.size(); ++c)
+        {
+            out << " " << std::left << std::setw(static_cast<int>(widths[c])) << row[c];
+        }
+        out << std::right << "\n";
+    }
+    out << std::flush;
 }
 
 /// Start `self point.ini` with its output going to the point's log file.
@@ -328,13 +489,30 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
     std::signal(SIGINT, StopChildren);
     std::signal(SIGTERM, StopChildren);
     std::signal(SIGHUP, StopChildren);
-    std::map<pid_t, size_t> running;
+    using Clock = std::chrono::steady_clock;
+    std::map<pid_t, std::pair<size_t, Clock::time_point>> running; // point, start
     std::vector<bool> failed(points.size(), false);
     size_t next = 0;
     size_t finished = 0;
+    double pointSeconds = 0.0; // wall time of the points that ran to an end here
+    size_t pointsTimed = 0;
     auto elapsed = [&start]()
     {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return std::chrono::duration<double>(Clock::now() - start).count();
+    };
+    // The wall time left: a finished point's mean for every point not started, the rest of it
+    // for every running one, shared by the parallel jobs.
+    auto timeLeft = [&]()
+    {
+        const double mean = pointSeconds / pointsTimed;
+        double work = mean * static_cast<double>(points.size() - next);
+        for (const auto& [pid, started] : running)
+        {
+            work += std::max(
+                0.0, mean - std::chrono::duration<double>(Clock::now() - started.second).count());
+        }
+        const size_t remaining = points.size() - finished;
+        return work / static_cast<double>(std::max<size_t>(1, std::min<size_t>(jobs, remaining)));
     };
     while (next < points.size() || !running.empty())
     {
@@ -349,9 +527,10 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
             else
             {
                 pid_t child = SpawnPoint(self, point);
-                running[child] = next;
+                running[child] = {next, Clock::now()};
                 RememberChild(child, true);
-                std::cout << "[start] " << point.name << std::endl;
+                std::cout << "[start] " << point.name << " (point " << next + 1 << " of "
+                          << points.size() << ": " << DescribePoint(point) << ")" << std::endl;
             }
             ++next;
         }
@@ -365,22 +544,30 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
         {
             break;
         }
-        size_t index = running.at(pid);
+        const auto [index, started] = running.at(pid);
         running.erase(pid);
         RememberChild(pid, false);
         const GridPoint& point = points[index];
         const std::string out = point.config.GetString("out");
         std::cout << "[" << ++finished << "/" << points.size() << "] " << point.name << ": ";
+        const double pointWall = std::chrono::duration<double>(Clock::now() - started).count();
+        pointSeconds += pointWall;
+        ++pointsTimed;
         if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         {
-            std::cout << "done after " << std::fixed << std::setprecision(0) << elapsed()
-                      << " s wall" << std::endl;
+            std::cout << "done in " << HumanDuration(pointWall) << " wall (" << DescribeOutcome(out)
+                      << ")";
         }
         else
         {
             failed[index] = true;
-            std::cout << "FAILED, see " << out << "/log.txt" << std::endl;
+            std::cout << "FAILED, see " << out << "/log.txt";
         }
+        if (finished < points.size())
+        {
+            std::cout << "; about " << HumanDuration(timeLeft()) << " left";
+        }
+        std::cout << std::endl;
     }
 
     // The index: one row per point, its axis values and its summary figures.
@@ -397,7 +584,9 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
             index << key << NumericColumnSuffix(key) << ",";
         }
     }
-    index << "run," << SummaryCsvHeader() << "\n";
+    // The target the to-target columns refer to, as in the index that `dlsim collect` writes.
+    const bool targetColumn = config.GetString("target_accuracy").find(',') == std::string::npos;
+    index << "run," << (targetColumn ? "target_accuracy," : "") << SummaryCsvHeader() << "\n";
     size_t failures = 0;
     for (size_t i = 0; i < points.size(); ++i)
     {
@@ -424,12 +613,15 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
                 index << std::setprecision(12) << NumericValue(key, value) << ",";
             }
         }
-        index << points[i].name << "," << row << "\n";
+        index << points[i].name << ","
+              << (targetColumn ? points[i].config.GetString("target_accuracy") + "," : "") << row
+              << "\n";
     }
     WriteFileAtomically(root + "/index.csv", index.str());
     std::cout << "dlsim: index of " << points.size() - failures << " runs in " << root
               << "/index.csv, wall time " << std::fixed << std::setprecision(0) << elapsed() << " s"
               << std::endl;
+    PrintGridTable(points, failed, config.GetString("target_accuracy"), std::cout);
     if (failures > 0)
     {
         std::cerr << "dlsim: error: " << failures << " of " << points.size() << " runs failed"
@@ -438,7 +630,7 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
     }
     if (g_plot)
     {
-        PlotRuns(root, std::cout);
+        PlotRuns(root, std::cout, g_plotOptions);
     }
     return 0;
 }
@@ -461,24 +653,32 @@ main(int argc, char** argv)
         try
         {
             // Optionally a new target: its time and bytes come from the runs' curve.csv.
-            double target = -1.0;
+            PlotOptions plotOptions;
             for (int i = 3; i < argc; ++i)
             {
-                std::vector<std::string> overrides = {argv[i]};
-                ScenarioConfig c = ScenarioConfig::Load("", overrides);
-                if (std::string(argv[i]).find("target_accuracy") == std::string::npos)
+                std::string arg = argv[i];
+                if ((arg == "--figure-style" || arg == "--target_accuracy") && i + 1 < argc)
                 {
-                    throw ScenarioError(
-                        "dlsim plot/collect take only --target_accuracy=X after DIR, got '"
-                        + std::string(argv[i]) + "'");
+                    arg += "=" + std::string(argv[++i]);
                 }
-                target = c.GetDouble("target_accuracy", 0.0, 1.0);
+                if (!ParsePlotOption(arg, plotOptions))
+                {
+                    throw ScenarioError("dlsim plot/collect take only --target_accuracy=X, "
+                                        "--figure-style=screen|paper, --log-x and --log-y "
+                                        "after DIR, got '"
+                                        + arg + "'");
+                }
             }
-            if (std::string(argv[1]) == "--collect")
+            const std::string dir = argv[2];
+            // A new target changes the to-target columns of index.csv as well as the figures,
+            // so that the two never disagree.
+            if (std::string(argv[1]) == "--collect"
+                || (plotOptions.targetAccuracy >= 0.0
+                    && std::filesystem::exists(dir + "/index.csv")))
             {
-                CollectRuns(argv[2], std::cout, target);
+                CollectRuns(dir, std::cout, plotOptions.targetAccuracy);
             }
-            PlotRuns(argv[2], std::cout, target);
+            PlotRuns(dir, std::cout, plotOptions);
             return 0;
         }
         catch (const std::exception& e)
@@ -511,6 +711,22 @@ main(int argc, char** argv)
         else if (arg == "--overwrite")
         {
             g_overwrite = true;
+        }
+        else if (arg == "--log-x" || arg == "--log-y" || arg.rfind("--figure-style", 0) == 0)
+        {
+            if (arg == "--figure-style" && i + 1 < argc)
+            {
+                arg += "=" + std::string(argv[++i]);
+            }
+            try
+            {
+                ParsePlotOption(arg, g_plotOptions);
+            }
+            catch (const std::exception& e)
+            {
+                std::cerr << "dlsim: error: " << e.what() << std::endl;
+                return 2;
+            }
         }
         else if (arg.rfind("--log-file=", 0) == 0)
         {

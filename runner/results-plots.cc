@@ -8,9 +8,11 @@
 #include "result-files.h"
 #include "results-writer.h"
 #include "scenario-config.h"
+#include "time-to-target.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -74,30 +76,77 @@ ReadCsv(const std::string& path)
 struct Run
 {
     std::string dir;
-    std::map<std::string, std::string> config; ///< every key's resolved value
+    std::map<std::string, std::string> config; ///< every key's value as configured
     std::map<std::string, std::string> summary;
+    /// What the `auto` keys resolved to in this run (summary.json), e.g. CHOCO's tuned gamma.
+    std::map<std::string, std::string> resolved;
 };
 
-/// Set the to-target figures of a run for another target, from its curve.csv.
+/// The "resolved" object of a run's summary.json: key to value ({} when there is none).
+std::map<std::string, std::string>
+ReadResolved(const std::string& dir)
+{
+    std::ifstream in(dir + "/summary.json");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string json = ss.str();
+    std::map<std::string, std::string> resolved;
+    const size_t start = json.find("\"resolved\":");
+    const size_t open = json.find('{', start);
+    const size_t close = json.find('}', open);
+    if (start == std::string::npos || open == std::string::npos || close == std::string::npos)
+    {
+        return resolved;
+    }
+    // WriteSummaryJson writes flat "key": number pairs here, so commas only separate pairs.
+    std::stringstream body(json.substr(open + 1, close - open - 1));
+    for (std::string pair; std::getline(body, pair, ',');)
+    {
+        const size_t q1 = pair.find('"');
+        const size_t q2 = pair.find('"', q1 + 1);
+        const size_t colon = pair.find(':', q2);
+        if (q1 == std::string::npos || q2 == std::string::npos || colon == std::string::npos)
+        {
+            continue;
+        }
+        std::string value = pair.substr(colon + 1);
+        value.erase(0, value.find_first_not_of(" \n\""));
+        value.erase(value.find_last_not_of(" \n\"") + 1);
+        resolved[pair.substr(q1 + 1, q2 - q1 - 1)] = value;
+    }
+    return resolved;
+}
+
+/**
+ * Set the to-target figures of a run for `target` from its curve.csv, the way the run itself
+ * computes them (FindTargetCrossing), so that index.csv, the figures and summary.csv agree and
+ * runs of earlier versions are brought in line.
+ */
 void
 Retarget(Run& run, double target)
 {
     std::ostringstream t;
     t << target;
     run.config["target_accuracy"] = t.str();
-    run.summary["time_to_target_s"] = "";
-    run.summary["bytes_per_node_to_target"] = "";
-    run.summary["round_to_target"] = "";
-    for (const auto& row : ReadCsv(run.dir + "/curve.csv"))
+    std::vector<CurvePoint> curve;
+    try
     {
-        if (std::stod(row.at("accuracy_mean")) >= target)
-        {
-            run.summary["time_to_target_s"] = row.at("time_s");
-            run.summary["bytes_per_node_to_target"] = row.at("bytes_per_node");
-            run.summary["round_to_target"] = row.at("round");
-            break;
-        }
+        curve = ReadCurveCsv(run.dir + "/curve.csv");
     }
+    catch (const std::runtime_error& e)
+    {
+        throw ScenarioError(std::string("cannot recompute the time to target: ") + e.what());
+    }
+    auto crossing = FindTargetCrossing(curve, target);
+    auto text = [](double v)
+    {
+        std::ostringstream o;
+        o << std::setprecision(10) << v;
+        return o.str();
+    };
+    run.summary["time_to_target_s"] = crossing ? text(crossing->time) : "";
+    run.summary["bytes_per_node_to_target"] = crossing ? text(crossing->bytesPerNode) : "";
+    run.summary["round_to_target"] = crossing ? text(crossing->round) : "";
 }
 
 std::vector<Run>
@@ -142,13 +191,15 @@ FindRuns(const std::string& dir, double target)
             continue;
         }
         run.summary = summary[0];
-        if (target >= 0.0)
+        run.resolved = ReadResolved(d);
+        const bool hasCurve = fs::exists(fs::path(d) / "curve.csv");
+        if (target >= 0.0 && !hasCurve)
         {
-            if (!fs::exists(fs::path(d) / "curve.csv"))
-            {
-                throw ScenarioError("run " + d + " has no curve.csv to recompute the target from");
-            }
-            Retarget(run, target);
+            throw ScenarioError("run " + d + " has no curve.csv to recompute the target from");
+        }
+        if (hasCurve)
+        {
+            Retarget(run, target >= 0.0 ? target : c.GetDouble("target_accuracy", 0.0, 1.0));
         }
         runs.push_back(run);
     }
@@ -179,60 +230,162 @@ Axes(const std::vector<Run>& runs)
     return axes;
 }
 
-/// An algorithm's name with the parameters that matter for it, for legends.
+/// The prefix of an algorithm's own keys (SCSP is configured under sparse-push).
 std::string
-AlgorithmLabel(const std::map<std::string, std::string>& c)
+KeyPrefix(const std::string& algorithm)
 {
-    const std::string& a = c.at("algorithm");
-    if (a == "random-sampling")
+    return (algorithm == "scsp" ? std::string("sparse-push") : algorithm) + ".";
+}
+
+/// Whether `key` configures one of the algorithms (any of them).
+bool
+IsAlgorithmKey(const std::string& key)
+{
+    for (const char* a : {"random-sampling", "topk", "jwins", "choco", "sparse-push"})
     {
-        return a + " (alpha " + c.at("random-sampling.alpha") + ")";
+        if (key.rfind(KeyPrefix(a), 0) == 0)
+        {
+            return true;
+        }
     }
-    if (a == "topk")
+    return false;
+}
+
+/// A key's value for a legend: what `auto` resolved to in the run, in 3 significant digits.
+std::string
+Shown(const Run& run, const std::string& key)
+{
+    const std::string& value = run.config.at(key);
+    auto it = run.resolved.find(key);
+    if (value != "auto" || it == run.resolved.end())
     {
-        return a + " (alpha " + c.at("topk.alpha")
-               + (c.at("topk.accumulation") == "true" ? ", accumulated)" : ")");
+        return value;
+    }
+    try
+    {
+        std::ostringstream o;
+        o << std::setprecision(3) << std::stod(it->second);
+        return o.str();
+    }
+    catch (const std::exception&)
+    {
+        return it->second;
+    }
+}
+
+/**
+ * An algorithm's short name with the parameters that matter for it, for legends; `used`
+ * receives the keys shown, so that an axis among them is not repeated. `compact`: for the
+ * paper style.
+ */
+std::string
+AlgorithmLabel(const Run& run, std::set<std::string>& used, bool compact)
+{
+    const std::string& a = run.config.at("algorithm");
+    static const std::map<std::string, std::string> names = {{"dpsgd", "D-PSGD"},
+                                                             {"random-sampling", "random sampling"},
+                                                             {"topk", "top-k"},
+                                                             {"jwins", "JWINS"},
+                                                             {"choco", "CHOCO-SGD"},
+                                                             {"sparse-push", "Sparse-Push"},
+                                                             {"scsp", "SCSP"}};
+    // Shorter still for a one-column figure, whose legend has room for about 40 characters.
+    static const std::map<std::string, std::string> compactNames
+        = {{"random-sampling", "rand. sampling"}, {"choco", "CHOCO"}};
+    const auto& table = compact && compactNames.count(a) ? compactNames : names;
+    auto name = table.find(a);
+    std::vector<std::string> parts;
+    auto show = [&](const std::string& key, const std::string& text)
+    {
+        used.insert(key);
+        parts.push_back(text);
+    };
+    if (a == "random-sampling" || a == "topk")
+    {
+        show(a + ".alpha", "alpha " + Shown(run, a + ".alpha"));
+    }
+    if (a == "topk" && run.config.at("topk.accumulation") == "true")
+    {
+        show("topk.accumulation", "accumulated");
     }
     if (a == "jwins")
     {
-        return a + " (" + c.at("jwins.wavelet") + ", alphas " + c.at("jwins.alphas") + ")";
+        show("jwins.wavelet", Shown(run, "jwins.wavelet"));
     }
     if (a == "choco")
     {
-        return a + " (" + c.at("choco.compression") + " " + c.at("choco.alpha") + ", gamma "
-               + c.at("choco.gamma") + ")";
+        used.insert("choco.alpha");
+        show("choco.compression",
+             Shown(run, "choco.compression") + " " + Shown(run, "choco.alpha"));
+        show("choco.gamma", "gamma " + Shown(run, "choco.gamma"));
     }
     if (a == "sparse-push" || a == "scsp")
     {
-        return a + " (top " + c.at("sparse-push.alpha") + ", eta " + c.at("sparse-push.eta") + ")";
+        show("sparse-push.alpha", "top " + Shown(run, "sparse-push.alpha"));
+        show("sparse-push.eta", "eta " + Shown(run, "sparse-push.eta"));
     }
-    return a == "dpsgd" ? "dpsgd (full sharing)" : a;
-}
-
-/// Legend of a run: its algorithm, plus the values of the other axes except `skip`.
-std::string
-Label(const Run& run, const std::vector<std::string>& axes, const std::set<std::string>& skip)
-{
-    std::string label = AlgorithmLabel(run.config);
-    for (const auto& axis : axes)
+    std::string label = name == table.end() ? a : name->second;
+    for (size_t i = 0; i < parts.size(); ++i)
     {
-        if (axis == "algorithm" || skip.count(axis)
-            || axis.rfind(run.config.at("algorithm"), 0) == 0)
-        {
-            continue;
-        }
-        label += ", " + axis + " " + run.config.at(axis);
+        label += (i ? ", " : " (") + parts[i] + (i + 1 == parts.size() ? ")" : "");
     }
     return label;
 }
 
-/// gnuplot string literal.
+/**
+ * Legend of a run: its algorithm, plus the values of the other axes except `skip` (and the
+ * parameters of algorithms other than its own, which do not affect it). Short enough for a
+ * one-column figure: a rate or latency by its value alone ("100Mbps", "10ms"), other keys by
+ * their last part ("seed 2") unless two axes share it.
+ */
+std::string
+Label(const Run& run,
+      const std::vector<std::string>& axes,
+      const std::set<std::string>& skip,
+      bool compact)
+{
+    std::set<std::string> used;
+    std::string label = AlgorithmLabel(run, used, compact);
+    const std::string own = KeyPrefix(run.config.at("algorithm"));
+    for (const auto& axis : axes)
+    {
+        if (axis == "algorithm" || skip.count(axis) || used.count(axis)
+            || (IsAlgorithmKey(axis) && axis.rfind(own, 0) != 0))
+        {
+            continue;
+        }
+        const std::string value = Shown(run, axis);
+        if (!NumericColumnSuffix(axis).empty() && !IsRandomVariableSpec(value))
+        {
+            label += ", " + value;
+            continue;
+        }
+        auto lastPart = [](const std::string& key)
+        {
+            return key.substr(key.rfind('.') + 1);
+        };
+        const bool shared = std::count_if(axes.begin(),
+                                          axes.end(),
+                                          [&](const std::string& other)
+                                          { return lastPart(other) == lastPart(axis); })
+                            > 1;
+        label += ", " + (shared ? axis : lastPart(axis)) + " " + value;
+    }
+    return label;
+}
+
+/// gnuplot string literal (a newline in `s` becomes a line break in the figure).
 std::string
 Quote(std::string s)
 {
     std::string out = "\"";
     for (char ch : s)
     {
+        if (ch == '\n')
+        {
+            out += "\\n";
+            continue;
+        }
         if (ch == '"' || ch == '\\')
         {
             out += '\\';
@@ -240,6 +393,15 @@ Quote(std::string s)
         out += ch;
     }
     return out + "\"";
+}
+
+/// A number for a gnuplot script, exactly enough to place a marker.
+std::string
+Number(double v)
+{
+    std::ostringstream o;
+    o << std::setprecision(10) << v;
+    return o.str();
 }
 
 /// A swept value as a number, with the unit for the axis title.
@@ -275,23 +437,162 @@ SweptNumber(const std::string& key, const std::string& value, std::string& unit)
     }
 }
 
-/// Run gnuplot on a script that draws into both a PNG and an SVG file.
+/**
+ * gnuplot commands for one axis ("x" or "y") of the values drawn on it: a log scale when
+ * forced, or (with autoLog) when the values are positive and span a factor of 10 or more, as
+ * times to target across bandwidths do; and a range of its own around a constant series,
+ * which gnuplot would otherwise only widen with a warning, to a range unrelated to the data.
+ */
+std::string
+AxisCommands(const std::string& axis,
+             const std::vector<double>& values,
+             bool forceLog,
+             bool autoLog,
+             int maxTics = 0)
+{
+    double lo = INFINITY;
+    double hi = -INFINITY;
+    for (double v : values)
+    {
+        if (std::isfinite(v) && (!forceLog || v > 0))
+        {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    }
+    const bool any = lo <= hi;
+    const bool log = forceLog || (autoLog && any && lo > 0 && hi / lo >= 10.0);
+    std::ostringstream out;
+    if (log)
+    {
+        out << "set logscale " << axis << "\n";
+    }
+    if (any && hi == lo)
+    {
+        const double pad = lo != 0 ? std::fabs(lo) * 0.1 : 1.0;
+        out << "set " << axis << "range [" << Number(log ? lo / 2 : lo - pad) << ":"
+            << Number(log ? hi * 2 : hi + pad) << "]\n";
+    }
+    else if (any && !log && maxTics > 0)
+    {
+        // gnuplot spaces tics by the range alone; on a narrow figure their labels would touch.
+        // A step of 1, 2 or 5 times a power of ten, for at most maxTics intervals.
+        const double raw = (hi - std::min(lo, 0.0)) / maxTics;
+        const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+        double step = magnitude * 10;
+        for (double m : {1.0, 2.0, 5.0})
+        {
+            if (m * magnitude >= raw)
+            {
+                step = m * magnitude;
+                break;
+            }
+        }
+        out << "set " << axis << "tics " << Number(step) << "\n";
+    }
+    return out.str();
+}
+
+/// Insert line breaks so that no line of `text` is longer than `width` (at spaces).
+std::string
+Wrap(const std::string& text, size_t width)
+{
+    std::string out;
+    size_t lineLength = 0;
+    std::stringstream words(text);
+    for (std::string word; words >> word;)
+    {
+        if (lineLength > 0 && lineLength + 1 + word.size() > width)
+        {
+            out += "\n";
+            lineLength = 0;
+        }
+        else if (lineLength > 0)
+        {
+            out += " ";
+            ++lineLength;
+        }
+        out += word;
+        lineLength += word.size();
+    }
+    return out;
+}
+
+/// What differs between the screen and the paper style of a figure.
+struct Format
+{
+    bool paper = false;
+    double lineWidth = 2.0;
+    double pointSize = 0.6;
+    size_t titleWidth = 110; ///< characters per title line that fit the width
+    int maxXTics = 0;        ///< at most this many x tic intervals (0: gnuplot's choice)
+};
+
+Format
+FormatFor(const PlotOptions& options)
+{
+    if (options.figureStyle == "paper")
+    {
+        return Format{true, 1.2, 0.35, 40, 5};
+    }
+    return Format{};
+}
+
+/**
+ * Run gnuplot on a script that draws `body` into the files of the figure style: PNG and SVG
+ * for the screen, PDF and SVG 3.5 in wide for a paper. The legend goes below the plot; on
+ * paper the figure grows by the legend's height, so that the plot area keeps its size
+ * whatever the number of curves.
+ */
 void
-RunGnuplot(const std::string& plotDir, const std::string& name, const std::string& body)
+RunGnuplot(const std::string& plotDir,
+           const std::string& name,
+           const std::string& body,
+           const PlotOptions& options,
+           const std::vector<std::string>& legend)
 {
     std::string script = plotDir + "/" + name + ".gp";
     std::ostringstream gp;
-    // Figures are drawn under temporary names and renamed once gnuplot succeeded, so a figure
-    // is either complete or absent.
-    const std::vector<std::string> extensions = {".png", ".svg"};
-    // noenhanced: names like sparse-push.alpha must print as they are, not as sub/superscripts.
-    for (const std::string terminal :
-         {"pngcairo noenhanced size 1000,650 font \",11\"", "svg noenhanced size 1000,650 dynamic"})
+    std::vector<std::pair<std::string, std::string>> terminals; // terminal, file extension
+    std::string key;
+    // gnuplot 5.4 puts a legend below the plot over the x axis label; an empty legend title
+    // takes that line instead.
+    const std::string keyTitle = " title \" \"\n";
+    if (FormatFor(options).paper)
     {
-        std::string ext = terminal.rfind("png", 0) == 0 ? ".png" : ".svg";
+        size_t longest = 0;
+        for (const auto& l : legend)
+        {
+            longest = std::max(longest, l.size());
+        }
+        // At 7 pt a character is about 4.5 pt wide; 3.5 in are 252 pt.
+        const size_t columns = longest <= 22 ? 2 : 1;
+        const size_t rows = (legend.size() + columns - 1) / columns;
+        const double height = 2.5 + 0.12 * rows;
+        std::ostringstream size;
+        size << std::setprecision(3) << "3.5in," << height << "in";
+        terminals
+            = {{"pdfcairo noenhanced size " + size.str() + " font \"sans,8\"", ".pdf"},
+               {"svg noenhanced size 252," + Number(std::round(height * 72)) + " font \"sans,8\"",
+                ".svg"}};
+        // Entries left-aligned after their line sample, which reads best in one column.
+        key = "set key outside bottom center vertical Left reverse maxrows " + std::to_string(rows)
+              + " font \",7\" samplen 2 spacing 1" + keyTitle;
+    }
+    else
+    {
+        terminals = {{"pngcairo noenhanced size 1000,650 font \",11\"", ".png"},
+                     {"svg noenhanced size 1000,650 dynamic", ".svg"}};
+        key = "set key outside bottom center horizontal maxrows 4 font \",9\"" + keyTitle;
+    }
+    // Figures are drawn under temporary names and renamed once gnuplot succeeded, so a figure
+    // is either complete or absent. noenhanced: names like sparse-push.alpha must print as
+    // they are, not as sub/superscripts.
+    for (const auto& [terminal, ext] : terminals)
+    {
         gp << "set terminal " << terminal << "\nset output "
            << Quote(plotDir + "/" + name + ".partial" + ext) << "\n"
-           << body << "\nunset output\n";
+           << key << body << "\nunset output\n";
     }
     WriteFileAtomically(script, gp.str());
     std::string command = "gnuplot " + script + " 2> " + plotDir + "/" + name + ".log";
@@ -300,7 +601,7 @@ RunGnuplot(const std::string& plotDir, const std::string& name, const std::strin
         throw std::runtime_error("gnuplot failed on " + script + " (see " + plotDir + "/" + name
                                  + ".log; is Debian's gnuplot-nox installed?)");
     }
-    for (const auto& ext : extensions)
+    for (const auto& [terminal, ext] : terminals)
     {
         const std::string drawn = plotDir + "/" + name + ".partial" + ext;
         std::error_code error;
@@ -318,7 +619,85 @@ RunGnuplot(const std::string& plotDir, const std::string& name, const std::strin
     }
 }
 
+/// gnuplot line style of a curve: the algorithm's colour and marker, `variant` its dash pattern.
+std::string
+LineStyle(const std::string& algorithm, size_t variant, const Format& format)
+{
+    AlgorithmStyle s = StyleOfAlgorithm(algorithm);
+    std::ostringstream o;
+    o << "lc rgb \"" << s.colour << "\" pt " << s.pointType << " dt " << variant % 5 + 1 << " lw "
+      << format.lineWidth;
+    return o.str();
+}
+
 } // namespace
+
+AlgorithmStyle
+StyleOfAlgorithm(const std::string& algorithm)
+{
+    // Okabe-Ito colours (told apart with colour-blindness, too), filled markers of distinct
+    // shapes, open ones for the Sparse-Push family's second member.
+    static const std::map<std::string, AlgorithmStyle> fixed = {
+        {"dpsgd", {"#000000", 7}},
+        {"random-sampling", {"#E69F00", 5}},
+        {"topk", {"#56B4E9", 9}},
+        {"jwins", {"#009E73", 11}},
+        {"choco", {"#D55E00", 13}},
+        {"sparse-push", {"#0072B2", 15}},
+        {"scsp", {"#CC79A7", 14}},
+    };
+    auto it = fixed.find(algorithm);
+    if (it != fixed.end())
+    {
+        return it->second;
+    }
+    // FNV-1a rather than std::hash, whose values may differ between libraries: an algorithm
+    // added later keeps its style across machines and folders.
+    uint32_t h = 2166136261u;
+    for (unsigned char c : algorithm)
+    {
+        h = (h ^ c) * 16777619u;
+    }
+    static const char* const colours[]
+        = {"#882255", "#44AA99", "#117733", "#AA4499", "#DDCC77", "#332288", "#999933", "#888888"};
+    static const int points[] = {1, 2, 3, 6, 8, 10, 12};
+    return {colours[h % 8], points[(h / 8) % 7]};
+}
+
+bool
+ParsePlotOption(const std::string& arg, PlotOptions& options)
+{
+    if (arg == "--log-x" || arg == "--log-y")
+    {
+        (arg == "--log-x" ? options.logX : options.logY) = true;
+        return true;
+    }
+    const std::string style = "--figure-style";
+    if (arg == style || arg.rfind(style + "=", 0) == 0)
+    {
+        const std::string value = arg == style ? "" : arg.substr(style.size() + 1);
+        if (value.empty())
+        {
+            throw ScenarioError("--figure-style needs a value: --figure-style=screen or "
+                                "--figure-style=paper");
+        }
+        if (value != "screen" && value != "paper")
+        {
+            throw ScenarioError("unknown --figure-style '" + value
+                                + "': use screen (PNG and SVG) or paper (PDF and SVG, 3.5 in "
+                                  "wide for one column)");
+        }
+        options.figureStyle = value;
+        return true;
+    }
+    if (arg.rfind("--target_accuracy", 0) == 0)
+    {
+        ScenarioConfig c = ScenarioConfig::Load("", {arg});
+        options.targetAccuracy = c.GetDouble("target_accuracy", 0.0, 1.0);
+        return true;
+    }
+    return false;
+}
 
 std::string
 NumericColumnSuffix(const std::string& key)
@@ -366,7 +745,9 @@ CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
     {
         columns.push_back(column);
     }
-    index << "run," << header << "\n";
+    // The target the to-target columns refer to, which `collect --target_accuracy` changes.
+    const bool targetColumn = std::find(axes.begin(), axes.end(), "target_accuracy") == axes.end();
+    index << "run," << (targetColumn ? "target_accuracy," : "") << header << "\n";
     for (const auto& run : runs)
     {
         for (const auto& axis : axes)
@@ -382,6 +763,10 @@ CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
             }
         }
         index << fs::relative(run.dir, dir).string();
+        if (targetColumn)
+        {
+            index << "," << run.config.at("target_accuracy");
+        }
         for (const auto& column : columns)
         {
             auto it = run.summary.find(column);
@@ -395,9 +780,9 @@ CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
 }
 
 size_t
-PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
+PlotRuns(const std::string& dir, std::ostream& log, const PlotOptions& options)
 {
-    std::vector<Run> runs = FindRuns(dir, targetAccuracy);
+    std::vector<Run> runs = FindRuns(dir, options.targetAccuracy);
     if (runs.empty())
     {
         throw ScenarioError("no finished runs (folders with config.ini and summary.csv) under "
@@ -405,6 +790,7 @@ PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
     }
     const std::string plotDir = dir + "/plots";
     fs::create_directories(plotDir);
+    const Format format = FormatFor(options);
     std::vector<std::string> axes = Axes(runs);
     size_t figures = 0;
     const std::string target = runs[0].config.at("target_accuracy");
@@ -412,6 +798,7 @@ PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
     // Comparison: accuracy against time, bytes and rounds, one curve (and band) per run; of
     // several seeds only the first, so that the figure stays readable.
     std::vector<Run> shown;
+    std::vector<std::vector<CurvePoint>> curves;
     for (const auto& run : runs)
     {
         auto first = std::min_element(
@@ -422,6 +809,19 @@ PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
         if (run.config.at("seed") == first->config.at("seed"))
         {
             shown.push_back(run);
+            curves.push_back(fs::exists(run.dir + "/curve.csv")
+                                 ? ReadCurveCsv(run.dir + "/curve.csv")
+                                 : std::vector<CurvePoint>{});
+        }
+    }
+    // Runs of one algorithm share its colour and marker and differ by dash pattern, numbered
+    // in the same order in every figure.
+    std::vector<size_t> variant;
+    {
+        std::map<std::string, size_t> seen;
+        for (const auto& run : shown)
+        {
+            variant.push_back(seen[run.config.at("algorithm")]++);
         }
     }
     const bool bands = shown.size() <= 8;
@@ -430,60 +830,94 @@ PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
         std::string name;
         std::string column;
         std::string xlabel;
-        std::string scale;
+        double scale;
     };
     for (const Plot& p :
-         {Plot{"accuracy-vs-time", "time_s", "simulated wall-clock time (s)", "1"},
-          Plot{"accuracy-vs-bytes", "bytes_per_node", "bytes sent per node (MB)", "1e-6"},
-          Plot{"accuracy-vs-rounds", "round", "round", "1"}})
+         {Plot{"accuracy-vs-time", "time_to_target_s", "simulated wall-clock time (s)", 1},
+          Plot{"accuracy-vs-bytes", "bytes_per_node_to_target", "bytes sent per node (MB)", 1e-6},
+          Plot{"accuracy-vs-rounds", "round_to_target", "round", 1}})
     {
+        std::vector<double> xs;
+        for (const auto& curve : curves)
+        {
+            for (const auto& point : curve)
+            {
+                xs.push_back(p.name == "accuracy-vs-time"    ? point.time
+                             : p.name == "accuracy-vs-bytes" ? point.bytesPerNode * p.scale
+                                                             : point.round);
+            }
+        }
         std::ostringstream body;
-        body << "set key outside bottom center horizontal maxrows 4 font \",9\"\n"
-             << "set grid\nset xlabel " << Quote(p.xlabel) << "\nset ylabel "
-             << Quote("test accuracy (mean over nodes"
-                      + std::string(bands ? ", band: min-max)" : ")"))
+        body << "set grid\nset xlabel " << Quote(p.xlabel) << "\nset ylabel "
+             << Quote(format.paper ? "test accuracy"
+                                   : "test accuracy (mean over nodes"
+                                         + std::string(bands ? ", band: min-max)" : ")"))
              << "\nset yrange [0:1]\nset datafile separator \",\"\n"
-             << "set style fill transparent solid 0.15 noborder\nplot ";
+             << "set style fill transparent solid 0.15 noborder\n"
+             << AxisCommands("x", xs, options.logX, false, format.maxXTics);
+        // Where each run first reaches the target: a larger marker on the target line and a
+        // dotted drop line to the x axis.
+        for (size_t i = 0; i < shown.size(); ++i)
+        {
+            const std::string& at = shown[i].summary.at(p.column);
+            if (at.empty() || (options.logX && std::stod(at) <= 0))
+            {
+                continue;
+            }
+            const std::string x = Number(std::stod(at) * p.scale);
+            AlgorithmStyle s = StyleOfAlgorithm(shown[i].config.at("algorithm"));
+            body << "set arrow from " << x << ", graph 0 to " << x << ", first " << target
+                 << " nohead dt 3 lw 1 lc rgb \"" << s.colour << "\"\n"
+                 << "set label \"\" at " << x << ", first " << target << " point pt " << s.pointType
+                 << " ps " << format.pointSize * 3 << " lc rgb \"" << s.colour << "\" front\n";
+        }
+        body << "plot ";
+        std::vector<std::string> legend;
         for (size_t i = 0; i < shown.size(); ++i)
         {
             std::string data = Quote(shown[i].dir + "/curve.csv");
             std::string x = "($"
-                            + std::string(p.column == "round"    ? "1"
-                                          : p.column == "time_s" ? "2"
-                                                                 : "3")
-                            + "*" + p.scale + ")";
+                            + std::string(p.name == "accuracy-vs-rounds" ? "1"
+                                          : p.name == "accuracy-vs-time" ? "2"
+                                                                         : "3")
+                            + "*" + Number(p.scale) + ")";
+            std::string style = LineStyle(shown[i].config.at("algorithm"), variant[i], format);
             if (bands)
             {
-                body << data << " using " << x << ":5:6 with filledcurves lc " << i + 1
-                     << " notitle, ";
+                body << data << " using " << x << ":5:6 with filledcurves "
+                     << style.substr(0, style.find(" pt ")) << " notitle, ";
             }
-            body << data << " using " << x << ":4 with linespoints lw 2 pt 7 ps 0.6 lc " << i + 1
-                 << " title " << Quote(Label(shown[i], axes, {"seed"})) << ", ";
+            legend.push_back(Label(shown[i], axes, {"seed"}, format.paper));
+            body << data << " using " << x << ":4 with linespoints " << style << " ps "
+                 << format.pointSize << " title " << Quote(legend.back()) << ", ";
         }
-        body << target << " with lines dt 2 lc rgb \"black\" title "
-             << Quote("target accuracy " + target) << "\n";
-        RunGnuplot(plotDir, p.name, body.str());
+        legend.push_back("target accuracy " + target + " (crossings marked)");
+        body << target << " with lines dt 2 lc rgb \"black\" lw 1 title " << Quote(legend.back())
+             << "\n";
+        RunGnuplot(plotDir, p.name, body.str(), options, legend);
         ++figures;
     }
 
     // Sweep: time and bytes to the target against each swept axis.
     for (const auto& swept : axes)
     {
-        if (swept == "algorithm" || swept == "seed" || swept.rfind("random-sampling", 0) == 0
-            || swept.rfind("jwins", 0) == 0 || swept.rfind("choco", 0) == 0
-            || swept.rfind("sparse-push", 0) == 0 || swept.rfind("topk", 0) == 0)
+        if (swept == "algorithm" || swept == "seed" || IsAlgorithmKey(swept))
         {
             continue;
         }
         std::string unit;
         // group label -> x -> values over seeds
         std::map<std::string, std::map<double, std::vector<std::pair<double, double>>>> groups;
+        std::map<std::string, std::string> algorithmOf;
+        std::vector<double> xs; // every swept value, reached or not: the x axis shows them all
         bool numeric = true;
         for (const auto& run : runs)
         {
             double x = SweptNumber(swept, run.config.at(swept), unit);
             numeric = numeric && std::isfinite(x);
-            std::string label = Label(run, axes, {swept, "seed"});
+            xs.push_back(x);
+            std::string label = Label(run, axes, {swept, "seed"}, format.paper);
+            algorithmOf[label] = run.config.at("algorithm");
             auto& points = groups[label][x];
             const std::string& t = run.summary.at("time_to_target_s");
             const std::string& b = run.summary.at("bytes_per_node_to_target");
@@ -496,6 +930,14 @@ PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
         {
             continue;
         }
+        std::map<std::string, size_t> groupVariant;
+        {
+            std::map<std::string, size_t> seen;
+            for (const auto& [label, byX] : groups)
+            {
+                groupVariant[label] = seen[algorithmOf[label]]++;
+            }
+        }
         const std::string stem = "sweep-" + swept;
         for (int what = 0; what < 2; ++what)
         {
@@ -503,9 +945,10 @@ PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
             std::string file = plotDir + "/" + stem + (what ? "-bytes" : "-time") + ".dat";
             std::ostringstream dat;
             dat << "# x mean min max (one block per line: " << (what ? "MB" : "s")
-                << " to target)\n";
+                << " to target accuracy " << target << ", by " << kTimeToTargetMethod << ")\n";
             std::vector<std::string> labels;
             std::vector<std::string> neverReached;
+            std::vector<double> ys;
             for (const auto& [label, byX] : groups)
             {
                 bool any = false;
@@ -515,7 +958,8 @@ PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
                 }
                 if (!any)
                 {
-                    // gnuplot does not count empty blocks: leave the group out, name it below.
+                    // gnuplot does not count empty blocks: leave the group out of the data,
+                    // and name it in the legend.
                     neverReached.push_back(label);
                     continue;
                 }
@@ -538,49 +982,67 @@ PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
                     }
                     dat << std::setprecision(10) << x << " " << sum / values.size() << " " << lo
                         << " " << hi << "\n";
+                    ys.insert(ys.end(), {sum / values.size(), lo, hi});
                 }
                 dat << "\n\n";
             }
             WriteFileAtomically(file, dat.str());
             std::string xlabel = swept + (unit.empty() ? "" : " (" + unit + ")");
-            body << "set key outside bottom center horizontal maxrows 3 font \",9\"\nset grid\n"
-                 << "set logscale x\nset xlabel " << Quote(xlabel) << "\nset ylabel "
-                 << Quote(what ? "bytes sent per node to reach accuracy " + target + " (MB)"
-                               : "simulated time to reach accuracy " + target + " (s)")
+            body << "set grid\nset xlabel " << Quote(xlabel) << "\nset ylabel "
+                 << Quote(what ? "MB per node to accuracy " + target
+                               : "time to accuracy " + target + " (s)")
                  << "\nset title "
-                 << Quote("mean and min-max over seeds; missing points: target not reached"
-                          + std::string(neverReached.empty() ? "" : "; never reached: ") +
-                          [&neverReached]()
-                          {
-                              std::string all;
-                              for (const auto& l : neverReached)
-                              {
-                                  all += (all.empty() ? "" : "; ") + l;
-                              }
-                              return all;
-                          }())
-                 << "\n";
+                 << Quote(Wrap("mean and min-max over seeds; no point where the target was not "
+                               "reached",
+                               format.titleWidth))
+                 << " font \"," << (format.paper ? 7 : 10) << "\"\n"
+                 << AxisCommands("x", xs, options.logX, true, format.maxXTics);
             if (labels.empty())
             {
+                // Nothing but the legend is drawn: gnuplot needs the x range spelled out.
+                auto [lo, hi] = std::minmax_element(xs.begin(), xs.end());
                 body << "set label 1 " << Quote("no run reached the target accuracy")
-                     << " at graph 0.5, graph 0.5 center\nset xrange [*:*]\nset yrange [0:1]\n"
-                     << "plot 1/0 notitle\n";
-                RunGnuplot(plotDir, stem + (what ? "-bytes" : "-time"), body.str());
-                ++figures;
-                continue;
+                     << " at graph 0.5, graph 0.5 center\nset yrange [0:1]\n";
+                if (*lo < *hi)
+                {
+                    body << "set xrange [" << Number(*lo) << ":" << Number(*hi) << "]\n";
+                }
+            }
+            else
+            {
+                body << AxisCommands("y", ys, options.logY, true);
             }
             body << "plot ";
+            std::vector<std::string> legend;
             for (size_t i = 0; i < labels.size(); ++i)
             {
+                legend.push_back(labels[i]);
                 body << (i ? ", " : "") << Quote(file) << " index " << i
-                     << " using 1:2:3:4 with yerrorlines lw 2 pt 7 title " << Quote(labels[i]);
+                     << " using 1:2:3:4 with yerrorlines "
+                     << LineStyle(algorithmOf[labels[i]], groupVariant[labels[i]], format) << " ps "
+                     << format.pointSize * 1.5 << " title " << Quote(labels[i]);
+            }
+            // Runs that never reached the target still get their entry, in their style.
+            for (size_t i = 0; i < neverReached.size(); ++i)
+            {
+                legend.push_back(neverReached[i] + ": not reached");
+                body << (labels.empty() && i == 0 ? "" : ", ") << "NaN with linespoints "
+                     << LineStyle(
+                            algorithmOf[neverReached[i]], groupVariant[neverReached[i]], format)
+                     << " title " << Quote(legend.back());
+            }
+            if (labels.empty() && neverReached.empty())
+            {
+                body << "NaN notitle";
             }
             body << "\n";
-            RunGnuplot(plotDir, stem + (what ? "-bytes" : "-time"), body.str());
+            RunGnuplot(plotDir, stem + (what ? "-bytes" : "-time"), body.str(), options, legend);
             ++figures;
         }
     }
-    log << "dlsim: " << figures << " figures (PNG and SVG) in " << plotDir << "/" << std::endl;
+    log << "dlsim: " << figures << " figures ("
+        << (format.paper ? "PDF and SVG, 3.5 in wide" : "PNG and SVG") << ") in " << plotDir << "/"
+        << std::endl;
     return figures;
 }
 

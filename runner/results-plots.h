@@ -13,24 +13,46 @@
 namespace ns3
 {
 
+/// How `dlsim plot` and `dlsim collect` (and a run's own figures) draw.
+struct PlotOptions
+{
+    /// >= 0: time, bytes and round to this target instead of the runs' own target_accuracy.
+    double targetAccuracy = -1.0;
+    /// "screen": PNG and SVG, 1000 pixels wide. "paper": PDF and SVG, 3.5 in (one column).
+    std::string figureStyle = "screen";
+    /// Log x (y) axes in every figure; without, a sweep figure's axis is logarithmic when its
+    /// values are positive and span a factor of 10 or more.
+    bool logX = false;
+    bool logY = false;
+};
+
+/**
+ * Take `arg` into `options` if it is one of --figure-style=STYLE, --log-x, --log-y and
+ * --target_accuracy=X; false when it is none of them. Throws ScenarioError naming the flag and
+ * the value when the value is bad (e.g. an unknown figure style).
+ */
+bool ParsePlotOption(const std::string& arg, PlotOptions& options);
+
 /**
  * Rebuild `dir`/index.csv from the finished runs under `dir` (the folder itself, or its
  * sub-folders, each with config.ini and summary.csv), wherever they ran. The axes are the keys
- * whose values differ between runs. Returns the number of runs found; throws if none.
- * With targetAccuracy >= 0, time, bytes and round to the target are recomputed from each run's
- * curve.csv for that accuracy instead of the one the runs were configured with.
+ * whose values differ between runs; a `target_accuracy` column names the target that the
+ * to-target columns refer to. Time, bytes and round to the target are recomputed from each
+ * run's curve.csv (see time-to-target.h), for targetAccuracy when it is >= 0, else for the
+ * run's own target. Returns the number of runs found; throws if none.
  */
 size_t CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy = -1.0);
 
 /**
- * Render PNG and SVG figures into `dir`/plots with gnuplot: mean test accuracy (with a min-max
- * band over nodes) against simulated time, bytes sent per node and rounds, one curve per run,
- * the target accuracy marked; and for a sweep (an axis other than algorithm and seed),
- * time and bytes to the target against the swept value, one line per algorithm, mean and
- * min-max over seeds. Throws if gnuplot fails; returns the number of figures.
- * targetAccuracy as for CollectRuns.
+ * Render figures into `dir`/plots with gnuplot: mean test accuracy (with a min-max band over
+ * nodes) against simulated time, bytes sent per node and rounds, one curve per run, the target
+ * accuracy and each run's crossing of it marked; and for a sweep (an axis other than algorithm
+ * and seed), time and bytes to the target against the swept value, one line per algorithm,
+ * mean and min-max over seeds. An algorithm has the same colour and marker in every figure;
+ * runs of one algorithm differ by dash pattern. Throws if gnuplot fails; returns the number of
+ * figures.
  */
-size_t PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy = -1.0);
+size_t PlotRuns(const std::string& dir, std::ostream& log, const PlotOptions& options = {});
 
 /**
  * A swept value as a number in base units, for index.csv: a rate ("10Mbps") in bit/s with column
@@ -38,6 +60,16 @@ size_t PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy
  */
 std::string NumericColumnSuffix(const std::string& key);
 double NumericValue(const std::string& key, const std::string& value);
+
+/// An algorithm's colour (gnuplot "#rrggbb") and point type, the same in every figure.
+struct AlgorithmStyle
+{
+    std::string colour;
+    int pointType = 7;
+};
+
+/// Fixed for the algorithms dlsim implements; derived from the name for any other.
+AlgorithmStyle StyleOfAlgorithm(const std::string& algorithm);
 
 } // namespace ns3
 

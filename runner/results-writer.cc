@@ -403,11 +403,15 @@ ResultsWriter::ReportEvalRound(uint32_t round)
     m_summary.finalAccuracyMean = mean;
     m_summary.finalAccuracyMin = *minIt;
     m_summary.finalAccuracyMax = *maxIt;
-    if (!m_summary.timeToTarget && mean >= m_targetAccuracy)
+    // From the numbers as curve.csv holds them, so that collect and plot, which recompute
+    // from curve.csv, arrive at the same values.
+    m_curve.push_back(ParseCurveLine(line.str()));
+    if (auto crossing = FindTargetCrossing(m_curve, m_targetAccuracy);
+        crossing && !m_summary.timeToTarget)
     {
-        m_summary.timeToTarget = e.time;
-        m_summary.bytesPerNodeToTarget = bytesPerNode;
-        m_summary.roundToTarget = round;
+        m_summary.timeToTarget = crossing->time;
+        m_summary.bytesPerNodeToTarget = crossing->bytesPerNode;
+        m_summary.roundToTarget = crossing->round;
     }
 }
 

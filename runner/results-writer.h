@@ -11,6 +11,7 @@
 #include "ns3/application-container.h"
 #include "ns3/nstime.h"
 #include "result-files.h"
+#include "time-to-target.h"
 
 #include <chrono>
 #include <fstream>
@@ -38,7 +39,8 @@ struct RunSummary
     double finalAccuracyMax = 0.0;
     std::optional<double> timeToTarget; ///< simulated seconds
     std::optional<double> bytesPerNodeToTarget;
-    std::optional<uint32_t> roundToTarget;
+    /// Interpolated like the time and bytes (see time-to-target.h), so it may be fractional.
+    std::optional<double> roundToTarget;
     double simulatedSeconds = 0.0;
     double wallSeconds = 0.0;
     double valueBytesPerNode = 0.0; ///< mean over nodes, cumulative
@@ -162,6 +164,7 @@ class ResultsWriter
         std::vector<uint64_t> bytes; ///< timed evaluations: each learner's bytes sent so far
     };
     std::map<uint32_t, EvalRound> m_evals;
+    std::vector<CurvePoint> m_curve; ///< curve.csv so far, for the time to target
     RunSummary m_summary;
 };
 

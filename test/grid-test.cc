@@ -58,7 +58,7 @@ TEST(Grid, RunsEveryPointWritesAnIndexAndResumes)
     ASSERT_EQ(RunCommand(command, output), 0) << output;
     std::string index = ReadWholeFile(out + "/index.csv");
     EXPECT_EQ(Lines(index), 5u) << index; // header + 4 runs
-    EXPECT_NE(index.find("seed,algorithm,run,final_accuracy_mean"), std::string::npos) << index;
+    EXPECT_NE(index.find("seed,algorithm,run,target_accuracy,final_accuracy_mean"), std::string::npos) << index;
     for (std::string figure :
          {"accuracy-vs-time", "accuracy-vs-bytes", "accuracy-vs-rounds", "sweep-seed-time"})
     {

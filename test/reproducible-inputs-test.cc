@@ -9,6 +9,7 @@
 #include "idx-reader.h"
 #include "learner.h"
 #include "partitioner.h"
+#include "run-command.h"
 #include "synthetic-dataset.h"
 
 #include <cmath>
@@ -29,11 +30,7 @@ namespace fs = std::filesystem;
 std::string
 TempDir(const std::string& name)
 {
-    fs::path dir
-        = fs::temp_directory_path() / ("dlsim-inputs-" + std::to_string(::getpid()) + "-" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir.string();
+    return FreshTempFolder("inputs-" + name);
 }
 
 void

@@ -6,14 +6,27 @@
 #define DLSIM_TEST_RUN_COMMAND_H
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 namespace ns3
 {
+
+/// An empty folder "dlsim-NAME-PID" under the temporary directory, unique to this test process.
+inline std::string
+FreshTempFolder(const std::string& name)
+{
+    const std::filesystem::path dir = std::filesystem::temp_directory_path()
+                                      / ("dlsim-" + name + "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir.string();
+}
 
 /// Run a shell command; returns its exit status and leaves stdout and stderr in `output`.
 inline int

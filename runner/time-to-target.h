@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * Time, bytes and round to a target accuracy, computed one way from a run's accuracy curve:
+ * by the run itself (summary.json, summary.csv), by `dlsim collect` and `dlsim plot`
+ * (index.csv, figures, also for another target).
+ */
+#ifndef DLSIM_TIME_TO_TARGET_H
+#define DLSIM_TIME_TO_TARGET_H
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// One line of curve.csv: an evaluated round, with the mean accuracy over nodes.
+struct CurvePoint
+{
+    double round = 0.0;
+    double time = 0.0;         ///< simulated seconds
+    double bytesPerNode = 0.0; ///< cumulative, values plus metadata
+    double accuracyMean = 0.0;
+};
+
+/// Where the accuracy curve first reaches the target.
+struct TargetCrossing
+{
+    double time = 0.0;
+    double bytesPerNode = 0.0;
+    double round = 0.0; ///< fractional when the crossing lies between two evaluations
+};
+
+/**
+ * The first crossing of `target` by the mean accuracy: linear interpolation (in time, bytes and
+ * round alike) between the last evaluation below the target and the first at or above it; the
+ * first evaluation itself when it is already at or above. nullopt when never reached.
+ * Interpolation, rather than the first evaluation at or above, so that the result does not
+ * depend on how often the run evaluates (eval.every), which would otherwise turn a sweep's
+ * time-to-target lines into steps of the evaluation interval.
+ */
+std::optional<TargetCrossing> FindTargetCrossing(const std::vector<CurvePoint>& curve,
+                                                 double target);
+
+/// A line of curve.csv ("round,time_s,bytes_per_node,accuracy_mean,..."); throws on bad text.
+CurvePoint ParseCurveLine(const std::string& line);
+
+/// Every line of a curve.csv after its header; throws std::runtime_error naming the file.
+std::vector<CurvePoint> ReadCurveCsv(const std::string& path);
+
+/// How index.csv, summary.csv and the figures compute the to-target columns, for their notes.
+extern const char* const kTimeToTargetMethod;
+
+} // namespace ns3
+
+#endif // DLSIM_TIME_TO_TARGET_H

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: figures, indexes and time to target as a researcher sees them: every algorithm in its
+ * own colour and marker in every figure of a folder, legends with resolved values, log axes
+ * for values spanning decades, the paper style, time to target interpolated the same way in
+ * summary.csv, index.csv and figures, and the table a grid ends with.
+ */
+#include "results-plots.h"
+#include "results-writer.h"
+#include "run-command.h"
+#include "time-to-target.h"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <map>
+#include <set>
+#include <unistd.h>
+
+namespace ns3
+{
+namespace
+{
+
+namespace fs = std::filesystem;
+
+/**
+ * A finished run folder written by hand, as a run leaves it: config.ini (`ini`, the rest
+ * defaults), curve.csv (`curve`, its lines after the header), summary.csv and summary.json with
+ * `resolved` as its "resolved" object. The summary's to-target fields are deliberately wrong
+ * (empty), so that a test sees whether they are recomputed from the curve.
+ */
+void
+WriteRun(const std::string& dir,
+         const std::string& ini,
+         const std::string& curve,
+         const std::string& resolved = "")
+{
+    fs::create_directories(dir);
+    std::ofstream(dir + "/config.ini") << ini;
+    std::ofstream(dir + "/curve.csv")
+        << "round,time_s,bytes_per_node,accuracy_mean,accuracy_min,accuracy_max\n"
+        << curve;
+    std::ofstream(dir + "/summary.csv")
+        << SummaryCsvHeader() << "\n0.9,0.8,0.95,,,,20,5000000,0,0,1\n";
+    std::ofstream(dir + "/summary.json")
+        << "{\n  \"nodes\": 4,\n  \"resolved\": {" << resolved << "},\n  \"wall_time_s\": 1\n}\n";
+}
+
+/// A curve crossing 0.6 between rounds 10 (0.5) and 20 (0.8), dipping below it afterwards.
+const std::string kCurve = "0,0,0,0.1,0.1,0.1\n"
+                           "10,5,1000000,0.5,0.4,0.6\n"
+                           "20,10,3000000,0.8,0.7,0.9\n"
+                           "30,15,4000000,0.55,0.5,0.6\n"
+                           "40,20,5000000,0.9,0.85,0.95\n";
+
+/// The same curve with the times scaled, as a slower link would stretch it.
+std::string
+Stretched(double factor)
+{
+    std::ostringstream out;
+    std::stringstream lines(kCurve);
+    for (std::string line; std::getline(lines, line);)
+    {
+        CurvePoint p = ParseCurveLine(line);
+        out << p.round << "," << p.time * factor << "," << p.bytesPerNode << "," << p.accuracyMean
+            << ",0,1\n";
+    }
+    return out.str();
+}
+
+/// Rows of index.csv as column name to text.
+std::vector<std::map<std::string, std::string>>
+ReadIndex(const std::string& path)
+{
+    std::ifstream in(path);
+    std::string headerLine;
+    std::getline(in, headerLine);
+    std::vector<std::string> header;
+    std::stringstream hs(headerLine);
+    for (std::string f; std::getline(hs, f, ',');)
+    {
+        header.push_back(f);
+    }
+    std::vector<std::map<std::string, std::string>> rows;
+    for (const auto& fields : ReadCsv(path))
+    {
+        std::map<std::string, std::string> row;
+        for (size_t i = 0; i < header.size(); ++i)
+        {
+            row[header[i]] = i < fields.size() ? fields[i] : "";
+        }
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+/**
+ * The colour and marker of the curve whose legend starts with `title` in a gnuplot script, as
+ * "#rrggbb pt N". (No std::regex in this program: see model/random-variable-spec.cc.)
+ */
+std::string
+StyleOfCurve(const std::string& script, const std::string& title)
+{
+    const size_t at = script.find("title \"" + title);
+    if (at == std::string::npos)
+    {
+        return "";
+    }
+    const size_t with = script.rfind(" with ", at);
+    const std::string curve = script.substr(with, at - with);
+    const size_t colour = curve.find("lc rgb \"");
+    const size_t pt = curve.find(" pt ");
+    if (with == std::string::npos || colour == std::string::npos || pt == std::string::npos)
+    {
+        return "";
+    }
+    return curve.substr(colour + 8, 7) + " pt "
+           + curve.substr(pt + 4, curve.find(' ', pt + 4) - pt - 4);
+}
+
+/// The bounds of `set yrange [LO:HI]` in a gnuplot script; false when there is none.
+bool
+YRange(const std::string& script, double& lo, double& hi)
+{
+    const size_t at = script.find("set yrange [");
+    if (at == std::string::npos)
+    {
+        return false;
+    }
+    const size_t colon = script.find(':', at);
+    lo = std::stod(script.substr(at + 12, colon - at - 12));
+    hi = std::stod(script.substr(colon + 1));
+    return true;
+}
+
+std::string
+Plot(const std::string& args, int expectedStatus = 0)
+{
+    std::string output;
+    EXPECT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + " " + args, output), expectedStatus)
+        << output;
+    return output;
+}
+
+TEST(TimeToTarget, InterpolatesBetweenTheEvaluationsAroundTheFirstCrossing)
+{
+    std::vector<CurvePoint> curve;
+    std::stringstream lines(kCurve);
+    for (std::string line; std::getline(lines, line);)
+    {
+        curve.push_back(ParseCurveLine(line));
+    }
+    // 0.6 lies a third of the way from 0.5 (round 10) to 0.8 (round 20).
+    auto c = FindTargetCrossing(curve, 0.6);
+    ASSERT_TRUE(c.has_value());
+    EXPECT_NEAR(c->time, 5.0 + 5.0 / 3.0, 1e-12);
+    EXPECT_NEAR(c->bytesPerNode, 1e6 + 2e6 / 3.0, 1e-6);
+    EXPECT_NEAR(c->round, 10.0 + 10.0 / 3.0, 1e-12);
+    // Reached at an evaluation: exactly that evaluation.
+    c = FindTargetCrossing(curve, 0.8);
+    ASSERT_TRUE(c.has_value());
+    EXPECT_DOUBLE_EQ(c->time, 10.0);
+    // Already at the first evaluation: no earlier one to interpolate from.
+    c = FindTargetCrossing(curve, 0.05);
+    ASSERT_TRUE(c.has_value());
+    EXPECT_DOUBLE_EQ(c->time, 0.0);
+    EXPECT_FALSE(FindTargetCrossing(curve, 0.95).has_value());
+    EXPECT_THROW(ParseCurveLine("10,abc,1,0.5"), std::runtime_error);
+}
+
+TEST(Figures, CollectWithATargetRewritesTheIndexFromTheCurves)
+{
+    std::string dir = FreshTempFolder("retarget");
+    WriteRun(dir + "/seed=1", "seed = 1\ntarget_accuracy = 0.7\n", kCurve);
+    WriteRun(dir + "/seed=2", "seed = 2\ntarget_accuracy = 0.7\n", Stretched(2));
+    Plot("--collect " + dir + " --target_accuracy=0.6");
+    auto rows = ReadIndex(dir + "/index.csv");
+    ASSERT_EQ(rows.size(), 2u);
+    // By hand: a third of the way from round 10 (5 s, 1 MB) to round 20 (10 s, 3 MB).
+    EXPECT_EQ(rows[0]["target_accuracy"], "0.6");
+    EXPECT_NEAR(std::stod(rows[0]["time_to_target_s"]), 6.6666666667, 1e-8);
+    EXPECT_NEAR(std::stod(rows[0]["bytes_per_node_to_target"]), 1666666.667, 1e-3);
+    EXPECT_NEAR(std::stod(rows[0]["round_to_target"]), 13.333333333, 1e-8);
+    EXPECT_NEAR(std::stod(rows[1]["time_to_target_s"]), 13.333333333, 1e-8);
+
+    // plot with a target updates an existing index too, so that it never disagrees with
+    // the figures; a target never reached leaves the fields empty.
+    Plot("--plot " + dir + " --target_accuracy 0.95");
+    rows = ReadIndex(dir + "/index.csv");
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0]["target_accuracy"], "0.95");
+    EXPECT_EQ(rows[0]["time_to_target_s"], "");
+    EXPECT_EQ(rows[0]["round_to_target"], "");
+
+    // Without a target, the runs' own one (0.7), still interpolated: 5 + 5 * 2/3 s.
+    Plot("--collect " + dir);
+    rows = ReadIndex(dir + "/index.csv");
+    EXPECT_NEAR(std::stod(rows[0]["time_to_target_s"]), 5.0 + 10.0 / 3.0, 1e-8);
+    fs::remove_all(dir);
+}
+
+TEST(Figures, AnAlgorithmKeepsItsStyleAndLegendsShowResolvedValues)
+{
+    std::string dir = FreshTempFolder("styles");
+    for (std::string bw : {"1Mbps", "100Mbps"})
+    {
+        const double stretch = bw == "1Mbps" ? 3.0 : 1.0;
+        const std::string common
+            = "seed = 1\ntarget_accuracy = 0.6\n[link]\nbandwidth = " + bw + "\n";
+        WriteRun(dir + "/link.bandwidth=" + bw + "_algorithm=dpsgd",
+                 "algorithm = dpsgd\n" + common,
+                 Stretched(stretch));
+        WriteRun(dir + "/link.bandwidth=" + bw + "_algorithm=choco",
+                 "algorithm = choco\n" + common + "[choco]\ngamma = auto\nalpha = 0.1\n",
+                 Stretched(2 * stretch),
+                 "\"choco.gamma\": 0.0432198765");
+    }
+    Plot("--plot " + dir);
+    std::set<std::string> chocoStyles;
+    std::set<std::string> dpsgdStyles;
+    for (std::string figure : {"accuracy-vs-time",
+                               "accuracy-vs-bytes",
+                               "accuracy-vs-rounds",
+                               "sweep-link.bandwidth-time",
+                               "sweep-link.bandwidth-bytes"})
+    {
+        std::string script = ReadWholeFile(dir + "/plots/" + figure + ".gp");
+        ASSERT_FALSE(script.empty()) << figure;
+        EXPECT_GT(fs::file_size(dir + "/plots/" + figure + ".png"), 1000u) << figure;
+        std::string choco = StyleOfCurve(script, "CHOCO-SGD (topk 0.1, gamma 0.0432)");
+        std::string dpsgd = StyleOfCurve(script, "D-PSGD");
+        EXPECT_NE(choco, "") << figure << " has no CHOCO curve with the tuned gamma:\n" << script;
+        EXPECT_NE(dpsgd, "") << figure;
+        chocoStyles.insert(choco);
+        dpsgdStyles.insert(dpsgd);
+        EXPECT_EQ(script.find("gamma auto"), std::string::npos) << figure;
+    }
+    EXPECT_EQ(chocoStyles.size(), 1u) << "CHOCO-SGD changes colour or marker between figures";
+    EXPECT_EQ(dpsgdStyles.size(), 1u);
+    EXPECT_NE(*chocoStyles.begin(), *dpsgdStyles.begin());
+
+    // Each run's crossing of the target is marked: D-PSGD at 100 Mbit/s at 5 + 5/3 s.
+    std::string time = ReadWholeFile(dir + "/plots/accuracy-vs-time.gp");
+    EXPECT_NE(time.find("set arrow from 6.666666667, graph 0 to 6.666666667, first 0.6"),
+              std::string::npos)
+        << time;
+
+    // 1 to 100 Mbit/s spans two decades: a log x axis; times to target within a factor of 6
+    // keep a linear y axis unless asked for.
+    std::string sweep = ReadWholeFile(dir + "/plots/sweep-link.bandwidth-time.gp");
+    EXPECT_NE(sweep.find("set logscale x"), std::string::npos) << sweep;
+    EXPECT_EQ(sweep.find("set logscale y"), std::string::npos) << sweep;
+    Plot("--plot " + dir + " --log-y");
+    sweep = ReadWholeFile(dir + "/plots/sweep-link.bandwidth-time.gp");
+    EXPECT_NE(sweep.find("set logscale y"), std::string::npos) << sweep;
+    fs::remove_all(dir);
+}
+
+TEST(Figures, AConstantSeriesGetsARangeAroundIt)
+{
+    std::string dir = FreshTempFolder("flat");
+    for (std::string bw : {"5Mbps", "10Mbps"})
+    {
+        // Identical curves: the time to target is the same at both bandwidths.
+        WriteRun(dir + "/link.bandwidth=" + bw,
+                 "target_accuracy = 0.6\n[link]\nbandwidth = " + bw + "\n",
+                 kCurve);
+    }
+    Plot("--plot " + dir);
+    std::string sweep = ReadWholeFile(dir + "/plots/sweep-link.bandwidth-time.gp");
+    EXPECT_EQ(sweep.find("set logscale"), std::string::npos) << "5 to 10 Mbit/s is no decade";
+    double lo = 0;
+    double hi = 0;
+    ASSERT_TRUE(YRange(sweep, lo, hi)) << sweep;
+    EXPECT_LT(lo, 6.6666);
+    EXPECT_GT(hi, 6.6667);
+    EXPECT_EQ(ReadWholeFile(dir + "/plots/sweep-link.bandwidth-time.log").find("empty y range"),
+              std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST(Figures, PaperStyleDrawsOneColumnPdfAndSvg)
+{
+    std::string dir = FreshTempFolder("paper");
+    WriteRun(dir, "algorithm = jwins\ntarget_accuracy = 0.6\n", kCurve);
+    std::string output = Plot("--plot " + dir + " --figure-style=paper");
+    EXPECT_NE(output.find("PDF and SVG"), std::string::npos) << output;
+    for (std::string ext : {".pdf", ".svg"})
+    {
+        EXPECT_GT(fs::file_size(dir + "/plots/accuracy-vs-time" + ext), 1000u) << ext;
+    }
+    EXPECT_EQ(ReadWholeFile(dir + "/plots/accuracy-vs-time.pdf").rfind("%PDF", 0), 0u);
+    EXPECT_NE(ReadWholeFile(dir + "/plots/accuracy-vs-time.gp").find("size 3.5in,"),
+              std::string::npos);
+
+    output = Plot("--plot " + dir + " --figure-style=poster", 2);
+    EXPECT_NE(output.find("--figure-style 'poster'"), std::string::npos) << output;
+    output = Plot("--collect " + dir + " --log-z", 2);
+    EXPECT_NE(output.find("--log-z"), std::string::npos) << output;
+    fs::remove_all(dir);
+}
+
+TEST(Figures, StylesAreFixedForKnownAlgorithmsAndStableForOthers)
+{
+    std::set<std::string> colours;
+    std::set<int> markers;
+    for (std::string a :
+         {"dpsgd", "random-sampling", "topk", "jwins", "choco", "sparse-push", "scsp"})
+    {
+        colours.insert(StyleOfAlgorithm(a).colour);
+        markers.insert(StyleOfAlgorithm(a).pointType);
+    }
+    EXPECT_EQ(colours.size(), 7u);
+    EXPECT_EQ(markers.size(), 7u);
+    EXPECT_EQ(StyleOfAlgorithm("choco").colour, "#D55E00");
+    EXPECT_EQ(StyleOfAlgorithm("my-gossip").colour, StyleOfAlgorithm("my-gossip").colour);
+    EXPECT_EQ(StyleOfAlgorithm("my-gossip").pointType, StyleOfAlgorithm("my-gossip").pointType);
+}
+
+TEST(Figures, AGridReportsProgressAndEndsWithATableOfItsPoints)
+{
+    std::string out = FreshTempFolder("grid-table");
+    std::string output
+        = Plot("--dataset=synthetic --synthetic.train_samples=300 --model=logistic --nodes=4 "
+               "--degree=2 --rounds=4 --eval.every=2 --target_accuracy=0.5 --no-plot "
+               "--link.bandwidth='1Mbps, 10Mbps' --out="
+               + out);
+    EXPECT_NE(output.find("(point 1 of 2: link.bandwidth=1Mbps)"), std::string::npos) << output;
+    EXPECT_NE(output.find("(point 2 of 2: link.bandwidth=10Mbps)"), std::string::npos) << output;
+    EXPECT_NE(output.find("left"), std::string::npos) << "no time left estimated:\n" << output;
+    const size_t table = output.find("dlsim: grid results");
+    ASSERT_NE(table, std::string::npos) << output;
+    auto index = ReadIndex(out + "/index.csv");
+    ASSERT_EQ(index.size(), 2u);
+    for (auto& row : index)
+    {
+        // Every point in the table with its values and its figures as in index.csv.
+        std::ostringstream accuracy;
+        accuracy << std::fixed << std::setprecision(3) << std::stod(row["final_accuracy_mean"]);
+        bool listed = false;
+        std::stringstream lines(output.substr(table));
+        for (std::string line; std::getline(lines, line);)
+        {
+            const std::string start = "  " + row["link.bandwidth"] + " ";
+            if (line.rfind(start, 0) == 0)
+            {
+                std::string rest = line.substr(start.size());
+                listed = rest.substr(rest.find_first_not_of(' ')).rfind(accuracy.str(), 0) == 0;
+            }
+        }
+        EXPECT_TRUE(listed) << row["link.bandwidth"] << " missing from:\n" << output.substr(table);
+        // The run computed its time to target the way collect recomputes it from curve.csv.
+        auto crossing
+            = FindTargetCrossing(ReadCurveCsv(out + "/" + row["run"] + "/curve.csv"), 0.5);
+        ASSERT_EQ(crossing.has_value(), !row["time_to_target_s"].empty());
+        if (crossing)
+        {
+            EXPECT_NEAR(std::stod(row["time_to_target_s"]), crossing->time, 1e-9);
+        }
+    }
+    fs::remove_all(out);
+}
+
+} // namespace
+} // namespace ns3
