@@ -4,6 +4,7 @@
  */
 #include "results-plots.h"
 
+#include "algorithm-registry.h"
 #include "random-variable-spec.h"
 #include "result-files.h"
 #include "results-writer.h"
@@ -179,41 +180,11 @@ Axes(const std::vector<Run>& runs)
     return axes;
 }
 
-/// An algorithm's name with the parameters that matter for it, for legends.
-std::string
-AlgorithmLabel(const std::map<std::string, std::string>& c)
-{
-    const std::string& a = c.at("algorithm");
-    if (a == "random-sampling")
-    {
-        return a + " (alpha " + c.at("random-sampling.alpha") + ")";
-    }
-    if (a == "topk")
-    {
-        return a + " (alpha " + c.at("topk.alpha")
-               + (c.at("topk.accumulation") == "true" ? ", accumulated)" : ")");
-    }
-    if (a == "jwins")
-    {
-        return a + " (" + c.at("jwins.wavelet") + ", alphas " + c.at("jwins.alphas") + ")";
-    }
-    if (a == "choco")
-    {
-        return a + " (" + c.at("choco.compression") + " " + c.at("choco.alpha") + ", gamma "
-               + c.at("choco.gamma") + ")";
-    }
-    if (a == "sparse-push" || a == "scsp")
-    {
-        return a + " (top " + c.at("sparse-push.alpha") + ", eta " + c.at("sparse-push.eta") + ")";
-    }
-    return a == "dpsgd" ? "dpsgd (full sharing)" : a;
-}
-
 /// Legend of a run: its algorithm, plus the values of the other axes except `skip`.
 std::string
 Label(const Run& run, const std::vector<std::string>& axes, const std::set<std::string>& skip)
 {
-    std::string label = AlgorithmLabel(run.config);
+    std::string label = AlgorithmFigureLabel(run.config);
     for (const auto& axis : axes)
     {
         if (axis == "algorithm" || skip.count(axis)
@@ -469,9 +440,9 @@ PlotRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
     // Sweep: time and bytes to the target against each swept axis.
     for (const auto& swept : axes)
     {
-        if (swept == "algorithm" || swept == "seed" || swept.rfind("random-sampling", 0) == 0
-            || swept.rfind("jwins", 0) == 0 || swept.rfind("choco", 0) == 0
-            || swept.rfind("sparse-push", 0) == 0 || swept.rfind("topk", 0) == 0)
+        // Sweeps are over conditions of the run; an algorithm's own keys (of any registered
+        // algorithm) are compared through the curves' legends instead.
+        if (swept == "algorithm" || swept == "seed" || AlgorithmRegistry::FindKey(swept))
         {
             continue;
         }

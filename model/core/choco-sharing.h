@@ -14,6 +14,8 @@
 namespace ns3
 {
 
+struct AlgorithmRegistration;
+
 /**
  * State per node: the model x, its public copy x̂ (zeros at start) and
  * s = sum_{j in N(i) ∪ {i}} w_ij x̂_j (zeros at start). Per round: q = C(x½ - x̂) (top-k or
@@ -43,6 +45,9 @@ class ChocoSharing : public SharingAlgorithm
     std::vector<double> m_s;     ///< s, kept in double: it accumulates every round's updates
     Payload m_sent;              ///< this round's q, sparse
 };
+
+/// The registration (algorithm-registry.h).
+AlgorithmRegistration ChocoRegistration();
 
 } // namespace ns3
 
