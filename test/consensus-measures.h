@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /// The mean model, in double precision.
-template <typename T>
+template<typename T>
 std::vector<double>
 Mean(const std::vector<std::vector<T>>& x)
 {
@@ -30,7 +30,7 @@ Mean(const std::vector<std::vector<T>>& x)
 }
 
 /// Largest distance of any model from `centre`.
-template <typename T>
+template<typename T>
 double
 MaxDistance(const std::vector<std::vector<T>>& x, const std::vector<double>& centre)
 {
@@ -54,7 +54,7 @@ struct Consensus
     double drift;  ///< the distance of the final mean from the initial average
 };
 
-template <typename T>
+template<typename T>
 Consensus
 MeasureConsensus(const std::vector<std::vector<T>>& initial,
                  const std::vector<std::vector<T>>& final)

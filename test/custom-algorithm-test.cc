@@ -6,6 +6,7 @@
  */
 #include "algorithm-registry.h"
 #include "in-memory-network.h"
+#include "run-command.h"
 #include "scenario-runner.h"
 
 #include <filesystem>
@@ -29,10 +30,7 @@ namespace
 class FixedWeightGossip : public SharingAlgorithm
 {
   public:
-    explicit FixedWeightGossip(double weight)
-        : m_weight(weight)
-    {
-    }
+    explicit FixedWeightGossip(double weight) : m_weight(weight) {}
 
     void Initialize(const std::vector<float>& initialModel, const SharingContext&) override
     {
@@ -93,9 +91,13 @@ FixedWeightGossipRegistration()
                                    "fixed-weight gossip: weight of every neighbour's model")};
     r.forDirectedGraphs = false;
     r.label = [](const std::map<std::string, std::string>& config)
-    { return "fixed-weight gossip (w " + config.at("fixed-weight-gossip.weight") + ")"; };
+    {
+        return "fixed-weight gossip (w " + config.at("fixed-weight-gossip.weight") + ")";
+    };
     r.create = [](const AlgorithmParameters& p)
-    { return std::make_unique<FixedWeightGossip>(p.GetDouble("fixed-weight-gossip.weight")); };
+    {
+        return std::make_unique<FixedWeightGossip>(p.GetDouble("fixed-weight-gossip.weight"));
+    };
     return r;
 }
 
@@ -113,8 +115,9 @@ TEST(CustomAlgorithm, IsKnownToTheRunnerThroughItsRegistration)
     EXPECT_TRUE(listed) << "the key is in the scenario key table (and so in --help)";
     ScenarioConfig c = ScenarioConfig::Load(
         "", {"--algorithm=fixed-weight-gossip", "--fixed-weight-gossip.weight=0.25"});
-    EXPECT_EQ(AlgorithmFigureLabel({{"algorithm", "fixed-weight-gossip"},
-                                    {"fixed-weight-gossip.weight", "0.25"}}),
+    EXPECT_EQ(c.GetString("fixed-weight-gossip.weight"), "0.25");
+    EXPECT_EQ(AlgorithmFigureLabel(
+                  {{"algorithm", "fixed-weight-gossip"}, {"fixed-weight-gossip.weight", "0.25"}}),
               "fixed-weight gossip (w 0.25)");
     // A bad value is refused before anything runs, naming the key and the value.
     ScenarioConfig bad = ScenarioConfig::Load(
@@ -202,12 +205,32 @@ TEST(CustomAlgorithm, RunsAWholeSimulation)
     EXPECT_EQ(parameters, std::floor(parameters)) << summary.valueBytesPerNode;
     EXPECT_GT(parameters, 0.0);
     EXPECT_EQ(summary.metadataBytesPerNode, messages * (5 + 28));
-    std::ifstream ini(out + "/config.ini");
-    std::stringstream text;
-    text << ini.rdbuf();
-    EXPECT_NE(text.str().find("[fixed-weight-gossip]\nweight = 0.25\n"), std::string::npos)
-        << text.str();
+    const std::string ini = ReadWholeFile(out + "/config.ini");
+    EXPECT_NE(ini.find("[fixed-weight-gossip]\nweight = 0.25\n"), std::string::npos) << ini;
     std::filesystem::remove_all(out);
+}
+
+// doc/dlsim.rst ("Adding an algorithm") shows this file's algorithm: the same code, indented
+// as a literal block, so that the documented algorithm is the tested one.
+TEST(CustomAlgorithm, IsTheOneTheDocumentationShows)
+{
+    const std::string source
+        = ReadWholeFile(std::string(DLSIM_SOURCE_DIR) + "/test/custom-algorithm-test.cc");
+    const std::string first = "class FixedWeightGossip : public SharingAlgorithm";
+    const std::string last = "DLSIM_REGISTER_ALGORITHM(FixedWeightGossipRegistration);";
+    const size_t begin = source.find(first);
+    const size_t end = source.find(last);
+    ASSERT_NE(begin, std::string::npos);
+    ASSERT_NE(end, std::string::npos);
+    std::string block;
+    std::istringstream lines(source.substr(begin, end + last.size() - begin));
+    for (std::string line; std::getline(lines, line);)
+    {
+        block += (line.empty() ? "" : "   " + line) + "\n";
+    }
+    EXPECT_NE(ReadWholeFile(std::string(DLSIM_SOURCE_DIR) + "/doc/dlsim.rst").find(block),
+              std::string::npos)
+        << "doc/dlsim.rst no longer shows this file's algorithm";
 }
 
 } // namespace

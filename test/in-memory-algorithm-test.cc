@@ -108,11 +108,8 @@ TEST(InMemoryConsensus, DpsgdReachesTheAverage)
 // which is not mass-preserving: consensus near, not on, the average.
 TEST(InMemoryConsensus, PartialModelFamilyAgreesNearTheAverage)
 {
-    ExpectConsensus(Config("random-sampling", {{"random-sampling.alpha", "0.3"}}),
-                    Circulant(),
-                    300,
-                    1e-3,
-                    0.3);
+    ExpectConsensus(
+        Config("random-sampling", {{"random-sampling.alpha", "0.3"}}), Circulant(), 300, 1e-3, 0.3);
     ExpectConsensus(Config("topk", {{"topk.alpha", "0.3"}}), Circulant(), 300, 1e-2, 0.3);
     ExpectConsensus(Config("jwins", {{"jwins.wavelet", "haar"}}), Circulant(), 200, 1e-2, 0.3);
 }
@@ -148,15 +145,16 @@ PushSumWeights(const InMemoryNetwork& network, uint32_t round)
 // memory leaves them a small spread (about 1% here) that more rounds do not remove.
 TEST(InMemoryConsensus, SparsePushConservesMassAndReachesTheAverage)
 {
-    ExpectConsensus(Config("sparse-push", {{"sparse-push.alpha", "0.5"}, {"sparse-push.eta", "auto"}}),
-                    DirectedExponential(),
-                    300,
-                    3e-2,
-                    1e-6);
-    InMemoryNetwork network(Config("sparse-push",
-                                   {{"sparse-push.alpha", "0.1"}, {"sparse-push.eta", "auto"}}),
-                            DirectedExponential(),
-                            RandomModels());
+    ExpectConsensus(
+        Config("sparse-push", {{"sparse-push.alpha", "0.5"}, {"sparse-push.eta", "auto"}}),
+        DirectedExponential(),
+        300,
+        3e-2,
+        1e-6);
+    InMemoryNetwork network(
+        Config("sparse-push", {{"sparse-push.alpha", "0.1"}, {"sparse-push.eta", "auto"}}),
+        DirectedExponential(),
+        RandomModels());
     network.Run(30);
     for (uint32_t round : {1u, 10u, 30u})
     {
@@ -175,15 +173,15 @@ TEST(InMemoryConsensus, SparsePushConservesMassAndReachesTheAverage)
 // the sum of the initial models, and the gossip brings the nodes onto the average.
 TEST(InMemoryConsensus, ScspGossipRoundsConserveMassAndEndOnTheAverage)
 {
-    SharingConfig scsp = Config("scsp",
-                                {{"sparse-push.alpha", "0.1"},
-                                 {"scsp.gossip_rounds", "40"},
-                                 {"scsp.gossip_eta", "1"}});
+    SharingConfig scsp = Config(
+        "scsp",
+        {{"sparse-push.alpha", "0.1"}, {"scsp.gossip_rounds", "40"}, {"scsp.gossip_eta", "1"}});
     scsp.trainingRounds = 10;
     const Models initial = RandomModels();
     InMemoryNetwork network(scsp, DirectedExponential(), initial);
     bool trained = false;
-    network.SetTrainingStep([&trained](uint32_t, uint32_t, std::vector<float>&) { trained = true; });
+    network.SetTrainingStep([&trained](uint32_t, uint32_t, std::vector<float>&)
+                            { trained = true; });
     EXPECT_EQ(network.GetAlgorithm(0).ExtraRounds(), 40u);
     network.Run(10);
     EXPECT_TRUE(trained);
@@ -385,14 +383,13 @@ TEST(InMemoryEquivalence, FullSharingEqualsDpsgd)
                      dpsgd,
                      "random-sampling 1");
     ExpectSameModels(Trained(Config("jwins", {{"jwins.alphas", "[1]"}}), 10), dpsgd, "jwins 1");
-    ExpectSameModels(Trained(Config("jwins", {{"jwins.alphas", "[1]"}, {"jwins.wavelet", "none"}}),
-                             10),
-                     dpsgd,
-                     "jwins 1 without wavelet");
     ExpectSameModels(
-        Trained(Config("choco", {{"choco.alpha", "1"}, {"choco.gamma", "1"}}), 10),
+        Trained(Config("jwins", {{"jwins.alphas", "[1]"}, {"jwins.wavelet", "none"}}), 10),
         dpsgd,
-        "choco 1, gamma 1");
+        "jwins 1 without wavelet");
+    ExpectSameModels(Trained(Config("choco", {{"choco.alpha", "1"}, {"choco.gamma", "1"}}), 10),
+                     dpsgd,
+                     "choco 1, gamma 1");
 }
 
 // The typed fields of SharingConfig (the C++ API before the registry) and the keys give the
@@ -403,23 +400,25 @@ TEST(InMemoryEquivalence, TypedFieldsAndKeysAgree)
     typed.algorithm = "topk";
     typed.alpha = 0.3;
     typed.accumulation = true;
-    const auto byKeys = OneRound(Config("topk", {{"topk.alpha", "0.3"}, {"topk.accumulation", "1"}}));
+    const auto byKeys
+        = OneRound(Config("topk", {{"topk.alpha", "0.3"}, {"topk.accumulation", "1"}}));
     const auto byFields = OneRound(typed);
     ASSERT_EQ(byKeys.size(), byFields.size());
     for (size_t i = 0; i < byKeys.size(); ++i)
     {
         EXPECT_EQ(byKeys[i].payload, byFields[i].payload);
     }
-    ExpectSameModels(Trained(typed, 5),
-                     Trained(Config("topk", {{"topk.alpha", "0.3"}, {"topk.accumulation", "true"}}), 5),
-                     "topk typed vs keys");
+    ExpectSameModels(
+        Trained(typed, 5),
+        Trained(Config("topk", {{"topk.alpha", "0.3"}, {"topk.accumulation", "true"}}), 5),
+        "topk typed vs keys");
 }
 
 TEST(AlgorithmRegistry, EveryRegistrationMatchesItsInstances)
 {
     std::vector<std::string> names = AlgorithmRegistry::Names();
-    for (const char* name : {"dpsgd", "random-sampling", "topk", "jwins", "choco", "sparse-push",
-                             "scsp"})
+    for (const char* name :
+         {"dpsgd", "random-sampling", "topk", "jwins", "choco", "sparse-push", "scsp"})
     {
         EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
     }
@@ -434,8 +433,7 @@ TEST(AlgorithmRegistry, EveryRegistrationMatchesItsInstances)
                 values[key.name] = "0.5"; // "auto" needs an overlay
             }
         }
-        auto algorithm =
-            CreateSharingAlgorithm(AlgorithmRegistry::Parameters(name, values, 10));
+        auto algorithm = CreateSharingAlgorithm(AlgorithmRegistry::Parameters(name, values, 10));
         EXPECT_EQ(algorithm->ForDirectedGraphs(), r.forDirectedGraphs) << name;
         std::map<std::string, std::string> config{{"algorithm", name}};
         for (const auto& key : AlgorithmRegistry::Keys())

@@ -49,9 +49,8 @@ Join(const std::vector<std::string>& items)
 bool
 SameKey(const AlgorithmKey& a, const AlgorithmKey& b)
 {
-    return a.type == b.type && a.defaultValue == b.defaultValue && a.min == b.min
-           && a.max == b.max && a.choices == b.choices && a.allowsAuto == b.allowsAuto
-           && a.help == b.help;
+    return a.type == b.type && a.defaultValue == b.defaultValue && a.min == b.min && a.max == b.max
+           && a.choices == b.choices && a.allowsAuto == b.allowsAuto && a.help == b.help;
 }
 
 struct Registry
@@ -197,7 +196,9 @@ AlgorithmKey::WholeNumber(const std::string& name,
 }
 
 AlgorithmKey
-AlgorithmKey::Bool(const std::string& name, const std::string& defaultValue, const std::string& help)
+AlgorithmKey::Bool(const std::string& name,
+                   const std::string& defaultValue,
+                   const std::string& help)
 {
     return MakeKey(name, KeyType::Bool, defaultValue, 0.0, 0.0, help);
 }
@@ -301,11 +302,9 @@ AlgorithmKey::Check(const std::string& value) const
 AlgorithmParameters::AlgorithmParameters(std::string algorithm,
                                          std::map<std::string, std::string> values,
                                          uint32_t trainingRounds)
-    : m_algorithm(std::move(algorithm)),
-      m_values(std::move(values)),
+    : m_algorithm(std::move(algorithm)), m_values(std::move(values)),
       m_trainingRounds(trainingRounds)
-{
-}
+{}
 
 const std::string&
 AlgorithmParameters::GetAlgorithm() const
@@ -495,8 +494,9 @@ AlgorithmRegistry::Parameters(const std::string& name,
         auto it = resolved.find(key);
         if (it == resolved.end())
         {
-            throw std::invalid_argument("algorithm " + name + " has no key '" + key + "' (its keys: "
-                                        + (names.empty() ? "none" : Join(names)) + ")");
+            throw std::invalid_argument("algorithm " + name + " has no key '" + key
+                                        + "' (its keys: " + (names.empty() ? "none" : Join(names))
+                                        + ")");
         }
         it->second = value;
     }

@@ -40,8 +40,8 @@ struct AlgorithmKey
     std::string name;
     KeyType type = KeyType::Text;
     std::string defaultValue;
-    double min = 0.0; ///< Number, WholeNumber, NumberList: smallest value allowed
-    double max = 0.0; ///< ... and the largest
+    double min = 0.0;                 ///< Number, WholeNumber, NumberList: smallest value allowed
+    double max = 0.0;                 ///< ... and the largest
     std::vector<std::string> choices; ///< Choice: the values allowed
     /// Number: "auto" is accepted too, and the registration's `resolve` replaces it before the
     /// run (e.g. a step size tuned on the overlay).
@@ -219,7 +219,10 @@ class AlgorithmRegistrar
  * nothing references, and their registrations with them. dlsim's own algorithms are listed in
  * algorithm-registry.cc instead, for that reason.
  */
-#define DLSIM_REGISTER_ALGORITHM(function)                                                         \
-    static const ns3::AlgorithmRegistrar g_dlsimAlgorithmRegistrar_##function{function()}
+#define DLSIM_REGISTER_ALGORITHM(function)                                    \
+    static const ns3::AlgorithmRegistrar g_dlsimAlgorithmRegistrar_##function \
+    {                                                                         \
+        function()                                                            \
+    }
 
 #endif // DLSIM_ALGORITHM_REGISTRY_H

@@ -121,15 +121,10 @@ ChocoRegistration()
     AlgorithmRegistration r;
     r.name = "choco";
     r.keys = {
-        AlgorithmKey::Number("choco.alpha",
-                             "0.1",
-                             1e-9,
-                             1.0,
-                             "CHOCO-SGD: fraction kept by the compression"),
-        AlgorithmKey::Choice("choco.compression",
-                             "topk",
-                             {"topk", "randomk"},
-                             "CHOCO-SGD: topk or randomk"),
+        AlgorithmKey::Number(
+            "choco.alpha", "0.1", 1e-9, 1.0, "CHOCO-SGD: fraction kept by the compression"),
+        AlgorithmKey::Choice(
+            "choco.compression", "topk", {"topk", "randomk"}, "CHOCO-SGD: topk or randomk"),
         AlgorithmKey::NumberOrAuto("choco.gamma",
                                    "auto",
                                    1e-9,
@@ -154,7 +149,8 @@ ChocoRegistration()
                                               p.GetDouble("choco.alpha"),
                                               p.GetDouble("choco.gamma"));
     };
-    r.resolve = [](AlgorithmParameters& p, const Adjacency& overlay, uint64_t seed, std::ostream& log)
+    r.resolve
+        = [](AlgorithmParameters& p, const Adjacency& overlay, uint64_t seed, std::ostream& log)
     {
         std::map<std::string, std::string> shown;
         if (!p.IsAuto("choco.gamma"))

@@ -69,8 +69,13 @@ DpsgdRegistration()
     AlgorithmRegistration r;
     r.name = "dpsgd";
     r.label = [](const std::map<std::string, std::string>&)
-    { return std::string("dpsgd (full sharing)"); };
-    r.create = [](const AlgorithmParameters&) { return std::make_unique<DpsgdSharing>(); };
+    {
+        return std::string("dpsgd (full sharing)");
+    };
+    r.create = [](const AlgorithmParameters&)
+    {
+        return std::make_unique<DpsgdSharing>();
+    };
     return r;
 }
 

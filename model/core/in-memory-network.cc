@@ -19,10 +19,8 @@ InMemoryNetwork::InMemoryNetwork(const SharingConfig& sharing,
                                  const std::vector<std::vector<float>>& initialModels,
                                  uint64_t seed)
     : m_sharing(sharing),
-      m_directed(AlgorithmRegistry::Get(sharing.algorithm).forDirectedGraphs),
-      m_phases{graph},
-      m_seed(seed),
-      m_models(initialModels)
+      m_directed(AlgorithmRegistry::Get(sharing.algorithm).forDirectedGraphs), m_phases{graph},
+      m_seed(seed), m_models(initialModels)
 {
     if (m_models.size() < 2)
     {
@@ -65,9 +63,9 @@ InMemoryNetwork::CheckGraph(const Adjacency& graph) const
     {
         if (!m_directed && !edges.count({j, i}))
         {
-            throw std::invalid_argument("algorithm " + m_sharing.algorithm
-                                        + " runs on undirected graphs, but edge " + std::to_string(i)
-                                        + " -> " + std::to_string(j) + " has no way back");
+            throw std::invalid_argument(
+                "algorithm " + m_sharing.algorithm + " runs on undirected graphs, but edge "
+                + std::to_string(i) + " -> " + std::to_string(j) + " has no way back");
         }
     }
 }

@@ -44,8 +44,8 @@ class InMemoryNetwork
   public:
     /// Local training of `node` in `round`: change `model` in place (e.g. a gradient step on a
     /// known function).
-    using TrainingStep =
-        std::function<void(uint32_t node, uint32_t round, std::vector<float>& model)>;
+    using TrainingStep
+        = std::function<void(uint32_t node, uint32_t round, std::vector<float>& model)>;
 
     /**
      * `graph` lists every node's out-neighbours (an undirected graph lists each edge both ways);

@@ -199,7 +199,9 @@ RandomSamplingRegistration()
     r.name = "random-sampling";
     r.keys = {AlphaKey(r.name, "random sampling: probability of sharing each parameter")};
     r.label = [](const std::map<std::string, std::string>& c)
-    { return "random-sampling (alpha " + c.at("random-sampling.alpha") + ")"; };
+    {
+        return "random-sampling (alpha " + c.at("random-sampling.alpha") + ")";
+    };
     r.create = [](const AlgorithmParameters& p)
     {
         PartialModelOptions options;
@@ -208,7 +210,9 @@ RandomSamplingRegistration()
         return std::make_unique<PartialModelSharing>(options);
     };
     r.fromSharingConfig = [](const SharingConfig& c, std::map<std::string, std::string>& values)
-    { values["random-sampling.alpha"] = ExactText(c.alpha); };
+    {
+        values["random-sampling.alpha"] = ExactText(c.alpha);
+    };
     return r;
 }
 
@@ -264,16 +268,18 @@ JwinsRegistration()
                              "sym2",
                              wavelets,
                              "JWINS: haar, db2, db4, sym2, sym4, or none (ablation)"),
-        AlgorithmKey::WholeNumber("jwins.levels", "4", 1, 64, "JWINS: wavelet decomposition levels"),
+        AlgorithmKey::WholeNumber(
+            "jwins.levels", "4", 1, 64, "JWINS: wavelet decomposition levels"),
         AlgorithmKey::Bool("jwins.accumulation",
                            "true",
                            "JWINS: rank by change since last shared (false: ablation)"),
-        AlgorithmKey::Bool("jwins.random_cutoff",
-                           "true",
-                           "JWINS: draw the fraction per round (false: list mean)"),
+        AlgorithmKey::Bool(
+            "jwins.random_cutoff", "true", "JWINS: draw the fraction per round (false: list mean)"),
     };
     r.label = [](const std::map<std::string, std::string>& c)
-    { return "jwins (" + c.at("jwins.wavelet") + ", alphas " + c.at("jwins.alphas") + ")"; };
+    {
+        return "jwins (" + c.at("jwins.wavelet") + ", alphas " + c.at("jwins.alphas") + ")";
+    };
     r.create = [](const AlgorithmParameters& p)
     {
         PartialModelOptions options;

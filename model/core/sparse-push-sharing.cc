@@ -184,11 +184,8 @@ PushRegistration(const std::string& name)
     r.name = name;
     r.forDirectedGraphs = true;
     r.keys = {
-        AlgorithmKey::Number("sparse-push.alpha",
-                             "0.01",
-                             1e-9,
-                             1.0,
-                             "Sparse-Push / SCSP: top-k fraction"),
+        AlgorithmKey::Number(
+            "sparse-push.alpha", "0.01", 1e-9, 1.0, "Sparse-Push / SCSP: top-k fraction"),
         AlgorithmKey::NumberOrAuto("sparse-push.eta",
                                    "auto",
                                    1e-9,
@@ -229,7 +226,10 @@ SparsePushRegistration()
 {
     AlgorithmRegistration r = PushRegistration("sparse-push");
     r.create = [](const AlgorithmParameters& p)
-    { return std::make_unique<SparsePushSharing>(p.GetDouble("sparse-push.alpha"), EtaOf(p), 0, 0, 1.0); };
+    {
+        return std::make_unique<SparsePushSharing>(
+            p.GetDouble("sparse-push.alpha"), EtaOf(p), 0, 0, 1.0);
+    };
     return r;
 }
 
@@ -237,26 +237,26 @@ AlgorithmRegistration
 ScspRegistration()
 {
     AlgorithmRegistration r = PushRegistration("scsp");
-    r.keys.push_back(AlgorithmKey::WholeNumber("scsp.gossip_rounds",
-                                               "10",
-                                               0,
-                                               100000000,
-                                               "SCSP: uncompressed push-sum rounds after training"));
-    r.keys.push_back(AlgorithmKey::Number("scsp.gossip_eta",
-                                          "1",
-                                          1e-9,
-                                          1.0,
-                                          "SCSP: averaging rate of the gossip rounds"));
+    r.keys.push_back(
+        AlgorithmKey::WholeNumber("scsp.gossip_rounds",
+                                  "10",
+                                  0,
+                                  100000000,
+                                  "SCSP: uncompressed push-sum rounds after training"));
+    r.keys.push_back(AlgorithmKey::Number(
+        "scsp.gossip_eta", "1", 1e-9, 1.0, "SCSP: averaging rate of the gossip rounds"));
     r.create = [](const AlgorithmParameters& p)
     {
-        return std::make_unique<SparsePushSharing>(p.GetDouble("sparse-push.alpha"),
-                                                   EtaOf(p),
-                                                   p.GetTrainingRounds(),
-                                                   static_cast<uint32_t>(p.GetUint("scsp.gossip_rounds")),
-                                                   p.GetDouble("scsp.gossip_eta"));
+        return std::make_unique<SparsePushSharing>(
+            p.GetDouble("sparse-push.alpha"),
+            EtaOf(p),
+            p.GetTrainingRounds(),
+            static_cast<uint32_t>(p.GetUint("scsp.gossip_rounds")),
+            p.GetDouble("scsp.gossip_eta"));
     };
     auto pushFields = r.fromSharingConfig;
-    r.fromSharingConfig = [pushFields](const SharingConfig& c, std::map<std::string, std::string>& values)
+    r.fromSharingConfig
+        = [pushFields](const SharingConfig& c, std::map<std::string, std::string>& values)
     {
         pushFields(c, values);
         values["scsp.gossip_rounds"] = std::to_string(c.scspGossipRounds);
