@@ -153,7 +153,8 @@ struct AlgorithmRegistration
 /**
  * Every known algorithm: dlsim's own, registered on first use in a fixed order, then any that a
  * program registers (AlgorithmRegistry::Register, or DLSIM_REGISTER_ALGORITHM in its own source
- * file).
+ * file). Register before anything runs (at start-up or first thing in main): the registry is
+ * not locked against concurrent changes.
  */
 class AlgorithmRegistry
 {
