@@ -4,6 +4,7 @@
  */
 #include "results-plots.h"
 
+#include "algorithm-registry.h"
 #include "random-variable-spec.h"
 #include "result-files.h"
 #include "results-writer.h"
@@ -230,25 +231,22 @@ Axes(const std::vector<Run>& runs)
     return axes;
 }
 
-/// The prefix of an algorithm's own keys (SCSP is configured under sparse-push).
-std::string
-KeyPrefix(const std::string& algorithm)
-{
-    return (algorithm == "scsp" ? std::string("sparse-push") : algorithm) + ".";
-}
-
-/// Whether `key` configures one of the algorithms (any of them).
+/// Whether `key` belongs to another algorithm than the run's (from the registrations).
 bool
-IsAlgorithmKey(const std::string& key)
+IsOtherAlgorithmsKey(const Run& run, const std::string& key)
 {
-    for (const char* a : {"random-sampling", "topk", "jwins", "choco", "sparse-push"})
+    if (!AlgorithmRegistry::FindKey(key))
     {
-        if (key.rfind(KeyPrefix(a), 0) == 0)
-        {
-            return true;
-        }
+        return false;
     }
-    return false;
+    const AlgorithmRegistration* own = AlgorithmRegistry::Find(run.config.at("algorithm"));
+    if (!own)
+    {
+        return true;
+    }
+    return std::none_of(own->keys.begin(),
+                        own->keys.end(),
+                        [&key](const AlgorithmKey& k) { return k.name == key; });
 }
 
 /// A key's value for a legend: what `auto` resolved to in the run, in 3 significant digits.
@@ -346,11 +344,10 @@ Label(const Run& run,
 {
     std::set<std::string> used;
     std::string label = AlgorithmLabel(run, used, compact);
-    const std::string own = KeyPrefix(run.config.at("algorithm"));
     for (const auto& axis : axes)
     {
         if (axis == "algorithm" || skip.count(axis) || used.count(axis)
-            || (IsAlgorithmKey(axis) && axis.rfind(own, 0) != 0))
+            || IsOtherAlgorithmsKey(run, axis))
         {
             continue;
         }
@@ -901,7 +898,9 @@ PlotRuns(const std::string& dir, std::ostream& log, const PlotOptions& options)
     // Sweep: time and bytes to the target against each swept axis.
     for (const auto& swept : axes)
     {
-        if (swept == "algorithm" || swept == "seed" || IsAlgorithmKey(swept))
+        // Sweeps are over conditions of the run; an algorithm's own keys (of any registered
+        // algorithm) are compared through the curves' legends instead.
+        if (swept == "algorithm" || swept == "seed" || AlgorithmRegistry::FindKey(swept))
         {
             continue;
         }

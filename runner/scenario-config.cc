@@ -4,10 +4,10 @@
  */
 #include "scenario-config.h"
 
+#include "algorithm-registry.h"
+#include "value-text.h"
+
 #include <boost/program_options.hpp>
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,8 +17,12 @@ namespace po = boost::program_options;
 namespace ns3
 {
 
+namespace
+{
+
+/// The keys before `algorithm` and its keys.
 const std::vector<ScenarioKey>&
-ScenarioKeys()
+RunKeys()
 {
     static const std::vector<ScenarioKey> keys = {
         {"nodes", "16", "number of learners (simulated hosts)"},
@@ -48,27 +52,15 @@ ScenarioKeys()
         {"topology.schedule", "[]", "edge-list files, one per phase, for topology = schedule"},
         {"topology.directed", "false", "read topology.file / topology.schedule as directed edges"},
         {"topology.period", "1", "rounds per phase of a time-varying topology"},
-        {"algorithm", "dpsgd", "dpsgd, random-sampling, topk, jwins, choco, sparse-push or scsp"},
-        {"random-sampling.alpha", "0.1", "random sampling: probability of sharing each parameter"},
-        {"topk.alpha", "0.1", "top-k: fraction of parameters shared"},
-        {"topk.accumulation", "false", "top-k: rank by change since last shared (JWINS's rule)"},
-        {"jwins.alphas",
-         "[0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 1.0]",
-         "JWINS: fractions drawn per round"},
-        {"jwins.metadata_cap", "0.5", "JWINS: fractions from this one on share everything"},
-        {"jwins.wavelet", "sym2", "JWINS: haar, db2, db4, sym2, sym4, or none (ablation)"},
-        {"jwins.levels", "4", "JWINS: wavelet decomposition levels"},
-        {"jwins.accumulation", "true", "JWINS: rank by change since last shared (false: ablation)"},
-        {"jwins.random_cutoff", "true", "JWINS: draw the fraction per round (false: list mean)"},
-        {"choco.alpha", "0.1", "CHOCO-SGD: fraction kept by the compression"},
-        {"choco.compression", "topk", "CHOCO-SGD: topk or randomk"},
-        {"choco.gamma", "auto", "CHOCO-SGD: consensus step size, or auto (tuned by gossip)"},
-        {"sparse-push.alpha", "0.01", "Sparse-Push / SCSP: top-k fraction"},
-        {"sparse-push.eta",
-         "auto",
-         "Sparse-Push / SCSP: averaging rate, auto: the paper's pairing"},
-        {"scsp.gossip_rounds", "10", "SCSP: uncompressed push-sum rounds after training"},
-        {"scsp.gossip_eta", "1", "SCSP: averaging rate of the gossip rounds"},
+    };
+    return keys;
+}
+
+/// The keys after the algorithms' keys.
+const std::vector<ScenarioKey>&
+SetupKeys()
+{
+    static const std::vector<ScenarioKey> keys = {
         {"dataset", "fashion-mnist", "fashion-mnist, cifar10 or synthetic"},
         {"dataset.path",
          "/usr/share/datasets/fashion-mnist",
@@ -229,6 +221,52 @@ ScenarioKeys()
     return keys;
 }
 
+/// "a, b or c"
+std::string
+OrList(const std::vector<std::string>& items)
+{
+    std::string out;
+    for (size_t i = 0; i < items.size(); ++i)
+    {
+        out += (i == 0 ? "" : i + 1 == items.size() ? " or " : ", ") + items[i];
+    }
+    return out;
+}
+
+} // namespace
+
+const std::vector<ScenarioKey>&
+ScenarioKeys()
+{
+    // The algorithms' keys come from their registrations; a program may register one more
+    // after the table was first built, which then rebuilds it.
+    static std::vector<ScenarioKey> keys;
+    static uint64_t generation = 0;
+    if (generation != AlgorithmRegistry::Generation())
+    {
+        generation = AlgorithmRegistry::Generation();
+        keys = RunKeys();
+        keys.push_back({"algorithm", "dpsgd", OrList(AlgorithmRegistry::Names())});
+        for (const auto& key : AlgorithmRegistry::Keys())
+        {
+            keys.push_back({key.name, key.defaultValue, key.help});
+        }
+        keys.insert(keys.end(), SetupKeys().begin(), SetupKeys().end());
+        for (size_t i = 0; i < keys.size(); ++i)
+        {
+            for (size_t j = 0; j < i; ++j)
+            {
+                if (keys[i].name == keys[j].name)
+                {
+                    throw ScenarioError("scenario key '" + keys[i].name
+                                        + "' is declared twice (by an algorithm's registration?)");
+                }
+            }
+        }
+    }
+    return keys;
+}
+
 namespace
 {
 
@@ -244,53 +282,6 @@ StripDashes(const std::string& s)
         ++i;
     }
     return s.substr(i);
-}
-
-/// A value as a message can show it: control characters (a NUL would end the message early) as
-/// \xNN.
-std::string
-Shown(const std::string& text)
-{
-    std::string out;
-    for (unsigned char c : text)
-    {
-        if (c < 0x20 || c == 0x7f)
-        {
-            const char* hex = "0123456789abcdef";
-            out += std::string("\\x") + hex[c >> 4] + hex[c & 0xf];
-        }
-        else
-        {
-            out.push_back(static_cast<char>(c));
-        }
-    }
-    return out;
-}
-
-/// A bound for messages: 1e-09 rather than std::to_string's 0.000000.
-std::string
-FormatBound(double value)
-{
-    std::ostringstream out;
-    out << value;
-    return out.str();
-}
-
-/**
- * The whole text as a decimal number: true only when strtod consumes every character (an
- * embedded NUL would otherwise end the text early), the text has no blanks, hexadecimal, "inf"
- * or "nan", and the value is finite (an overflow gives infinity).
- */
-bool
-ParseDecimal(const std::string& text, double& value)
-{
-    if (text.empty() || text.find_first_not_of("0123456789+-.eE") != std::string::npos)
-    {
-        return false;
-    }
-    char* end = nullptr;
-    value = std::strtod(text.c_str(), &end);
-    return end == text.c_str() + text.size() && std::isfinite(value);
 }
 
 po::options_description
@@ -423,17 +414,12 @@ uint64_t
 ScenarioConfig::GetUint(const std::string& key, uint64_t min, uint64_t max) const
 {
     const std::string& text = GetString(key);
-    errno = 0;
-    char* end = nullptr;
-    unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-    // Digits only: strtoull would skip leading blanks and then accept a sign, turning " -5" into
-    // 2^64 - 5; and it stops at an embedded NUL, so `end` must reach the real end of the text.
-    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos
-        || end != text.c_str() + text.size() || errno == ERANGE || v < min || v > max)
+    uint64_t v = 0;
+    if (!ParseWholeNumber(text, v) || v < min || v > max)
     {
         throw ScenarioError(key + ": expected a whole number from " + std::to_string(min)
                             + (max == UINT64_MAX ? " up" : " to " + std::to_string(max)) + ", got '"
-                            + Shown(text) + "'");
+                            + ShownText(text) + "'");
     }
     return v;
 }
@@ -446,7 +432,7 @@ ScenarioConfig::GetDouble(const std::string& key, double min, double max) const
     if (!ParseDecimal(text, v) || v < min || v > max)
     {
         throw ScenarioError(key + ": expected a number from " + FormatBound(min) + " to "
-                            + FormatBound(max) + ", got '" + Shown(text) + "'");
+                            + FormatBound(max) + ", got '" + ShownText(text) + "'");
     }
     return v;
 }
@@ -455,15 +441,12 @@ bool
 ScenarioConfig::GetBool(const std::string& key) const
 {
     const std::string& text = GetString(key);
-    if (text == "true" || text == "1" || text == "yes" || text == "on")
+    bool value = false;
+    if (!ParseBool(text, value))
     {
-        return true;
+        throw ScenarioError(key + ": expected true or false, got '" + text + "'");
     }
-    if (text == "false" || text == "0" || text == "no" || text == "off")
-    {
-        return false;
-    }
-    throw ScenarioError(key + ": expected true or false, got '" + text + "'");
+    return value;
 }
 
 const std::string&
@@ -488,32 +471,11 @@ ScenarioConfig::GetChoice(const std::string& key, const std::vector<std::string>
 std::vector<std::string>
 ScenarioConfig::GetList(const std::string& key) const
 {
-    std::string text = GetString(key);
-    auto trim = [](std::string t)
-    {
-        t.erase(0, t.find_first_not_of(" \t"));
-        t.erase(t.find_last_not_of(" \t") + 1);
-        return t;
-    };
-    text = trim(text);
-    if (!text.empty() && text.front() == '[')
-    {
-        if (text.back() != ']')
-        {
-            throw ScenarioError(key + ": a list must end with ']', got '" + text + "'");
-        }
-        text = text.substr(1, text.size() - 2);
-    }
     std::vector<std::string> items;
-    std::stringstream ss(text);
-    for (std::string item; std::getline(ss, item, ',');)
+    std::string problem = SplitList(GetString(key), items);
+    if (!problem.empty())
     {
-        item = trim(item);
-        if (item.empty())
-        {
-            throw ScenarioError(key + ": empty item in list '" + GetString(key) + "'");
-        }
-        items.push_back(item);
+        throw ScenarioError(key + ": " + problem + ", got '" + ShownText(GetString(key)) + "'");
     }
     return items;
 }
@@ -528,7 +490,7 @@ ScenarioConfig::GetDoubleList(const std::string& key, double min, double max) co
         if (!ParseDecimal(item, v) || v < min || v > max)
         {
             throw ScenarioError(key + ": expected numbers from " + FormatBound(min) + " to "
-                                + FormatBound(max) + ", got '" + Shown(item) + "'");
+                                + FormatBound(max) + ", got '" + ShownText(item) + "'");
         }
         values.push_back(v);
     }

@@ -4,6 +4,7 @@
  */
 #include "scenario-runner.h"
 
+#include "algorithm-registry.h"
 #include "choco-tuning.h"
 #include "compute-time-model.h"
 #include "csv-rows.h"
@@ -24,7 +25,6 @@
 #include "run-folder.h"
 #include "torch-version.h"
 #include "underlay-config.h"
-#include "wavelet-transform.h"
 
 #include <cerrno>
 #include <cmath>
@@ -33,7 +33,6 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
-#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -199,70 +198,31 @@ LogDataset(const Dataset& train, const Dataset& test, std::ostream& log)
         << std::endl;
 }
 
-/// The averaging rate the Sparse-Push paper pairs with a top-k fraction (nearest on a log scale).
-double
-PaperEta(double alpha)
-{
-    const std::vector<std::pair<double, double>> pairs
-        = {{1.0, 1.0}, {0.5, 0.08}, {0.1, 0.01}, {0.01, 0.005}, {0.001, 0.001}};
-    auto best = pairs.front();
-    for (const auto& p : pairs)
-    {
-        if (std::fabs(std::log(alpha / p.first)) < std::fabs(std::log(alpha / best.first)))
-        {
-            best = p;
-        }
-    }
-    return best.second;
-}
-
-/// Sharing parameters of every algorithm, read from their own keys.
+/**
+ * The algorithm and its keys. Every algorithm's keys are checked against their registrations,
+ * so that a typo is found whichever algorithm runs.
+ */
 SharingConfig
 ReadSharing(const ScenarioConfig& c, uint32_t rounds)
 {
     SharingConfig s;
     s.algorithm = c.GetChoice("algorithm", KnownAlgorithms());
     s.trainingRounds = rounds;
-    if (s.algorithm == "random-sampling")
+    try
     {
-        s.alpha = c.GetDouble("random-sampling.alpha", 1e-9, 1.0);
-    }
-    else if (s.algorithm == "topk")
-    {
-        s.alpha = c.GetDouble("topk.alpha", 1e-9, 1.0);
-        s.accumulation = c.GetBool("topk.accumulation");
-    }
-    else if (s.algorithm == "choco")
-    {
-        s.alpha = c.GetDouble("choco.alpha", 1e-9, 1.0);
-        s.chocoCompression = c.GetChoice("choco.compression", {"topk", "randomk"});
-        if (c.GetString("choco.gamma") != "auto")
+        for (const auto& key : AlgorithmRegistry::Keys())
         {
-            s.chocoGamma = c.GetDouble("choco.gamma", 1e-9, 1.0);
+            key.Check(c.GetString(key.name));
         }
     }
-    else if (s.algorithm == "sparse-push" || s.algorithm == "scsp")
+    catch (const std::invalid_argument& e)
     {
-        s.alpha = c.GetDouble("sparse-push.alpha", 1e-9, 1.0);
-        s.pushEta = c.GetString("sparse-push.eta") == "auto"
-                        ? PaperEta(s.alpha)
-                        : c.GetDouble("sparse-push.eta", 1e-9, 1.0);
-        s.scspGossipRounds = static_cast<uint32_t>(c.GetUint("scsp.gossip_rounds", 0, 100000000));
-        s.scspGossipEta = c.GetDouble("scsp.gossip_eta", 1e-9, 1.0);
+        throw ScenarioError(e.what());
     }
-    // JWINS keys are always checked, so a typo there is found whichever algorithm runs.
-    s.jwinsAlphas = c.GetDoubleList("jwins.alphas", 1e-9, 1.0);
-    s.jwinsMetadataCap = c.GetDouble("jwins.metadata_cap", 0.0, 1e9);
-    s.jwinsWavelet = c.GetString("jwins.wavelet");
-    if (s.jwinsWavelet != "none")
+    for (const auto& key : AlgorithmRegistry::Get(s.algorithm).keys)
     {
-        std::vector<std::string> wavelets = WaveletTransform::KnownWavelets();
-        wavelets.push_back("none");
-        c.GetChoice("jwins.wavelet", wavelets);
+        s.parameters[key.name] = c.GetString(key.name);
     }
-    s.jwinsLevels = static_cast<uint32_t>(c.GetUint("jwins.levels", 1, 64));
-    s.jwinsAccumulation = c.GetBool("jwins.accumulation");
-    s.jwinsRandomCutoff = c.GetBool("jwins.random_cutoff");
     return s;
 }
 
@@ -287,34 +247,16 @@ ReadTopology(const ScenarioConfig& c, uint32_t nodes)
     return spec;
 }
 
-/// CHOCO-SGD's step-size tuning problem on this overlay with this compression.
-ChocoTuningSpec
-ChocoSpecFor(const OverlayGraph& graph, const SharingConfig& sharing, uint64_t seed)
+/// Every node's out-neighbours in the overlay, as the learning core takes a graph.
+Adjacency
+AdjacencyOf(const OverlayGraph& graph)
 {
-    ChocoTuningSpec spec;
+    Adjacency adjacency;
     for (uint32_t i = 0; i < graph.GetNNodes(); ++i)
     {
-        spec.neighbours.push_back(graph.GetOutNeighbours(i));
+        adjacency.push_back(graph.GetOutNeighbours(i));
     }
-    spec.compression = sharing.chocoCompression;
-    spec.alpha = sharing.alpha;
-    spec.seed = seed;
-    return spec;
-}
-
-/// CHOCO-SGD's consensus step size for this overlay, tuned by compressed gossip.
-double
-TuneChocoForOverlay(const OverlayGraph& graph,
-                    const SharingConfig& sharing,
-                    uint64_t seed,
-                    std::ostream& log)
-{
-    ChocoTuningSpec spec = ChocoSpecFor(graph, sharing, seed);
-    ChocoTuningResult result = TuneChocoGamma(spec);
-    log << "choco: consensus step size tuned by " << spec.iterations
-        << " rounds of compressed gossip on random vectors: gamma = " << result.bestGamma
-        << std::endl;
-    return result.bestGamma;
+    return adjacency;
 }
 
 /// Everything a scenario says, read and checked, before anything expensive happens.
@@ -490,7 +432,7 @@ DrawOverlay(const ScenarioPlan& plan)
     Ptr<UniformRandomVariable> topologyRng = CreateObject<UniformRandomVariable>();
     topologyRng->SetStream(0);
     OverlaySchedule schedule = MakeTopology(plan.topology, topologyRng);
-    if (CreateSharingAlgorithm(plan.sharing)->ForDirectedGraphs() != schedule.IsDirected())
+    if (AlgorithmRegistry::Get(plan.sharing.algorithm).forDirectedGraphs != schedule.IsDirected())
     {
         throw ScenarioError("algorithm " + plan.sharing.algorithm + " needs "
                             + (schedule.IsDirected() ? "an undirected" : "a directed")
@@ -623,19 +565,10 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     OverlaySchedule schedule = DrawOverlay(plan);
     OverlayGraph graph = schedule.Union();
     SharingConfig sharing = plan.sharing;
-    if (sharing.algorithm == "choco" && c.GetString("choco.gamma") == "auto")
+    // Values left to the overlay ("auto", e.g. CHOCO-SGD's step size), as its registration says.
+    for (const auto& [key, value] : ResolveOnOverlay(sharing, AdjacencyOf(graph), plan.seed, log))
     {
-        sharing.chocoGamma = TuneChocoForOverlay(graph, sharing, plan.seed, log);
-        std::ostringstream value;
-        value << std::setprecision(12) << sharing.chocoGamma;
-        resolved["choco.gamma"] = value.str();
-    }
-    if ((sharing.algorithm == "sparse-push" || sharing.algorithm == "scsp")
-        && c.GetString("sparse-push.eta") == "auto")
-    {
-        std::ostringstream value;
-        value << std::setprecision(12) << sharing.pushEta;
-        resolved["sparse-push.eta"] = value.str();
+        resolved[key] = value;
     }
     if (!resolved.empty())
     {
@@ -789,9 +722,23 @@ PrintChocoTuning(const ScenarioConfig& c, std::ostream& out)
     const uint32_t nodes = static_cast<uint32_t>(c.GetUint("nodes", 2, 100000));
     const uint64_t seed = c.GetUint("seed", 1, UINT32_MAX);
     const TopologySpec spec = ReadTopology(c, nodes);
-    SharingConfig sharing;
-    sharing.chocoCompression = c.GetChoice("choco.compression", {"topk", "randomk"});
-    sharing.alpha = c.GetDouble("choco.alpha", 1e-9, 1.0);
+    ChocoTuningSpec tuning;
+    try
+    {
+        // The keys as a run of CHOCO-SGD reads them, checked by its registration.
+        AlgorithmParameters choco = AlgorithmRegistry::Parameters(
+            "choco",
+            {{"choco.compression", c.GetString("choco.compression")},
+             {"choco.alpha", c.GetString("choco.alpha")}},
+            0);
+        tuning.compression = choco.GetString("choco.compression");
+        tuning.alpha = choco.GetDouble("choco.alpha");
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ScenarioError(e.what());
+    }
+    tuning.seed = seed;
     // The same overlay the run draws: same seed, same stream.
     RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
     RngSeedManager::SetRun(1);
@@ -803,7 +750,7 @@ PrintChocoTuning(const ScenarioConfig& c, std::ostream& out)
         throw ScenarioError("topology " + spec.name
                             + " is directed; CHOCO-SGD needs an undirected one");
     }
-    ChocoTuningSpec tuning = ChocoSpecFor(graph, sharing, seed);
+    tuning.neighbours = AdjacencyOf(graph);
     ChocoTuningResult result = TuneChocoGamma(tuning);
     out << "CHOCO-SGD consensus step size for " << nodes << " nodes (" << spec.name << "), "
         << tuning.compression << " " << tuning.alpha << ": " << tuning.iterations

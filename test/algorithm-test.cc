@@ -4,6 +4,7 @@
  * with D-PSGD, and JWINS's byte budget.
  */
 #include "choco-tuning.h"
+#include "consensus-measures.h"
 #include "direct-underlay-helper.h"
 #include "learner-application.h"
 #include "learner-helper.h"
@@ -94,37 +95,6 @@ Simulate(const SharingConfig& sharing,
     return outcome;
 }
 
-std::vector<double>
-Mean(const Models& x)
-{
-    std::vector<double> mean(x[0].size(), 0.0);
-    for (const auto& xi : x)
-    {
-        for (size_t k = 0; k < mean.size(); ++k)
-        {
-            mean[k] += xi[k] / x.size();
-        }
-    }
-    return mean;
-}
-
-/// Largest distance of any model from `centre`.
-double
-MaxDistance(const Models& x, const std::vector<double>& centre)
-{
-    double worst = 0.0;
-    for (const auto& xi : x)
-    {
-        double s = 0.0;
-        for (size_t k = 0; k < centre.size(); ++k)
-        {
-            s += (xi[k] - centre[k]) * (xi[k] - centre[k]);
-        }
-        worst = std::max(worst, std::sqrt(s));
-    }
-    return worst;
-}
-
 /// How far the final models are from the initial average, relative to the initial spread.
 double
 DistanceToInitialAverage(const Outcome& o)
@@ -162,11 +132,9 @@ ExpectConsensus(const std::string& what,
                 double spreadTolerance,
                 double averageTolerance)
 {
-    std::vector<double> average = Mean(o.initial);
-    double initialSpread = MaxDistance(o.initial, average);
-    std::vector<double> finalMean = Mean(o.final);
-    double spread = MaxDistance(o.final, finalMean) / initialSpread;
-    double drift = MaxDistance({finalMean}, average) / initialSpread;
+    const Consensus c = MeasureConsensus(o.initial, o.final);
+    const double spread = c.spread;
+    const double drift = c.drift;
     std::cout << what << ": final spread " << spread << ", distance of the consensus from the "
               << "initial average " << drift << " (relative to the initial spread)" << std::endl;
     EXPECT_LT(spread, spreadTolerance) << what;

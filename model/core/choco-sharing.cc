@@ -4,10 +4,15 @@
  */
 #include "choco-sharing.h"
 
+#include "algorithm-registry.h"
+#include "choco-tuning.h"
 #include "mixing-weights.h"
 #include "sparse-selection.h"
+#include "value-text.h"
 
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 
 namespace ns3
 {
@@ -127,6 +132,72 @@ PartialReceipt
 ChocoSharing::GetPartialReceipt() const
 {
     return PartialReceipt::EveryMessage;
+}
+
+AlgorithmRegistration
+ChocoRegistration()
+{
+    AlgorithmRegistration r;
+    r.name = "choco";
+    r.keys = {
+        AlgorithmKey::Number(
+            "choco.alpha", "0.1", 1e-9, 1.0, "CHOCO-SGD: fraction kept by the compression"),
+        AlgorithmKey::Choice(
+            "choco.compression", "topk", {"topk", "randomk"}, "CHOCO-SGD: topk or randomk"),
+        AlgorithmKey::NumberOrAuto("choco.gamma",
+                                   "auto",
+                                   1e-9,
+                                   1.0,
+                                   "CHOCO-SGD: consensus step size, or auto (tuned by gossip)"),
+    };
+    r.label = [](const std::map<std::string, std::string>& c)
+    {
+        return "choco (" + c.at("choco.compression") + " " + c.at("choco.alpha") + ", gamma "
+               + c.at("choco.gamma") + ")";
+    };
+    r.create = [](const AlgorithmParameters& p) -> std::unique_ptr<SharingAlgorithm>
+    {
+        if (p.IsAuto("choco.gamma"))
+        {
+            // The step size depends on the overlay, which a single instance does not see.
+            throw std::invalid_argument("choco.gamma: auto is tuned on the overlay before the run "
+                                        "(ResolveOnOverlay); give a number to create CHOCO-SGD "
+                                        "without one");
+        }
+        return std::make_unique<ChocoSharing>(p.GetString("choco.compression"),
+                                              p.GetDouble("choco.alpha"),
+                                              p.GetDouble("choco.gamma"));
+    };
+    r.resolve
+        = [](AlgorithmParameters& p, const Adjacency& overlay, uint64_t seed, std::ostream& log)
+    {
+        std::map<std::string, std::string> shown;
+        if (!p.IsAuto("choco.gamma"))
+        {
+            return shown;
+        }
+        ChocoTuningSpec spec;
+        spec.neighbours = overlay;
+        spec.compression = p.GetString("choco.compression");
+        spec.alpha = p.GetDouble("choco.alpha");
+        spec.seed = seed;
+        ChocoTuningResult result = TuneChocoGamma(spec);
+        log << "choco: consensus step size tuned by " << spec.iterations
+            << " rounds of compressed gossip on random vectors: gamma = " << result.bestGamma
+            << std::endl;
+        p.Set("choco.gamma", ExactText(result.bestGamma));
+        std::ostringstream value;
+        value << std::setprecision(12) << result.bestGamma;
+        shown["choco.gamma"] = value.str();
+        return shown;
+    };
+    r.fromSharingConfig = [](const SharingConfig& c, std::map<std::string, std::string>& values)
+    {
+        values["choco.alpha"] = ExactText(c.alpha);
+        values["choco.compression"] = c.chocoCompression;
+        values["choco.gamma"] = ExactText(c.chocoGamma);
+    };
+    return r;
 }
 
 } // namespace ns3

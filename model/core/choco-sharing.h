@@ -15,6 +15,8 @@
 namespace ns3
 {
 
+struct AlgorithmRegistration;
+
 /**
  * State per node: the model x, its public copy x̂ (zeros at start) and
  * s = sum_{j in N(i) ∪ {i}} w_ij x̂_j (zeros at start). Per round: q = C(x½ - x̂) (top-k or
@@ -52,6 +54,9 @@ class ChocoSharing : public SharingAlgorithm
     double m_selfWeight = 1.0;   ///< w_ii
     std::map<uint32_t, double> m_weights; ///< w_ij of every neighbour heard from
 };
+
+/// The registration (algorithm-registry.h).
+AlgorithmRegistration ChocoRegistration();
 
 } // namespace ns3
 

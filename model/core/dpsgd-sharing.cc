@@ -4,6 +4,7 @@
  */
 #include "dpsgd-sharing.h"
 
+#include "algorithm-registry.h"
 #include "mixing-weights.h"
 
 namespace ns3
@@ -60,6 +61,22 @@ bool
 DpsgdSharing::ForDirectedGraphs() const
 {
     return false;
+}
+
+AlgorithmRegistration
+DpsgdRegistration()
+{
+    AlgorithmRegistration r;
+    r.name = "dpsgd";
+    r.label = [](const std::map<std::string, std::string>&)
+    {
+        return std::string("dpsgd (full sharing)");
+    };
+    r.create = [](const AlgorithmParameters&)
+    {
+        return std::make_unique<DpsgdSharing>();
+    };
+    return r;
 }
 
 } // namespace ns3

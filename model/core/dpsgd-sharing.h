@@ -12,6 +12,8 @@
 namespace ns3
 {
 
+struct AlgorithmRegistration;
+
 /**
  * Every round a node sends all N parameters and averages with Metropolis-Hastings weights:
  * x = w_ii x + sum_j w_ij x_j.
@@ -29,6 +31,9 @@ class DpsgdSharing : public SharingAlgorithm
   private:
     size_t m_length = 0;
 };
+
+/// The registration (algorithm-registry.h).
+AlgorithmRegistration DpsgdRegistration();
 
 } // namespace ns3
 

@@ -4,8 +4,11 @@
  */
 #include "partial-model-sharing.h"
 
+#include "algorithm-registry.h"
 #include "mixing-weights.h"
 #include "sparse-selection.h"
+#include "value-text.h"
+#include "wavelet-transform.h"
 
 #include <cmath>
 #include <numeric>
@@ -169,6 +172,146 @@ bool
 PartialModelSharing::ForDirectedGraphs() const
 {
     return false;
+}
+
+namespace
+{
+
+/// The key of a fixed sharing fraction (random sampling, top-k).
+AlgorithmKey
+AlphaKey(const std::string& name, const std::string& help)
+{
+    return AlgorithmKey::Number(name + ".alpha", "0.1", 1e-9, 1.0, help);
+}
+
+std::string
+BoolText(bool value)
+{
+    return value ? "true" : "false";
+}
+
+} // namespace
+
+AlgorithmRegistration
+RandomSamplingRegistration()
+{
+    AlgorithmRegistration r;
+    r.name = "random-sampling";
+    r.keys = {AlphaKey(r.name, "random sampling: probability of sharing each parameter")};
+    r.label = [](const std::map<std::string, std::string>& c)
+    {
+        return "random-sampling (alpha " + c.at("random-sampling.alpha") + ")";
+    };
+    r.create = [](const AlgorithmParameters& p)
+    {
+        PartialModelOptions options;
+        options.selector = PartialModelOptions::Selector::Random;
+        options.alphas = {p.GetDouble("random-sampling.alpha")};
+        return std::make_unique<PartialModelSharing>(options);
+    };
+    r.fromSharingConfig = [](const SharingConfig& c, std::map<std::string, std::string>& values)
+    {
+        values["random-sampling.alpha"] = ExactText(c.alpha);
+    };
+    return r;
+}
+
+AlgorithmRegistration
+TopkRegistration()
+{
+    AlgorithmRegistration r;
+    r.name = "topk";
+    r.keys = {AlphaKey(r.name, "top-k: fraction of parameters shared"),
+              AlgorithmKey::Bool("topk.accumulation",
+                                 "false",
+                                 "top-k: rank by change since last shared (JWINS's rule)")};
+    r.label = [](const std::map<std::string, std::string>& c)
+    {
+        return "topk (alpha " + c.at("topk.alpha")
+               + (c.at("topk.accumulation") == "true" ? ", accumulated)" : ")");
+    };
+    r.create = [](const AlgorithmParameters& p)
+    {
+        PartialModelOptions options;
+        options.selector = PartialModelOptions::Selector::TopK;
+        options.accumulation = p.GetBool("topk.accumulation");
+        options.alphas = {p.GetDouble("topk.alpha")};
+        return std::make_unique<PartialModelSharing>(options);
+    };
+    r.fromSharingConfig = [](const SharingConfig& c, std::map<std::string, std::string>& values)
+    {
+        values["topk.alpha"] = ExactText(c.alpha);
+        values["topk.accumulation"] = BoolText(c.accumulation);
+    };
+    return r;
+}
+
+AlgorithmRegistration
+JwinsRegistration()
+{
+    AlgorithmRegistration r;
+    r.name = "jwins";
+    std::vector<std::string> wavelets = WaveletTransform::KnownWavelets();
+    wavelets.push_back("none");
+    r.keys = {
+        AlgorithmKey::NumberList("jwins.alphas",
+                                 "[0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 1.0]",
+                                 1e-9,
+                                 1.0,
+                                 "JWINS: fractions drawn per round"),
+        AlgorithmKey::Number("jwins.metadata_cap",
+                             "0.5",
+                             0.0,
+                             1e9,
+                             "JWINS: fractions from this one on share everything"),
+        AlgorithmKey::Choice("jwins.wavelet",
+                             "sym2",
+                             wavelets,
+                             "JWINS: haar, db2, db4, sym2, sym4, or none (ablation)"),
+        AlgorithmKey::WholeNumber(
+            "jwins.levels", "4", 1, 64, "JWINS: wavelet decomposition levels"),
+        AlgorithmKey::Bool("jwins.accumulation",
+                           "true",
+                           "JWINS: rank by change since last shared (false: ablation)"),
+        AlgorithmKey::Bool(
+            "jwins.random_cutoff", "true", "JWINS: draw the fraction per round (false: list mean)"),
+    };
+    r.label = [](const std::map<std::string, std::string>& c)
+    {
+        return "jwins (" + c.at("jwins.wavelet") + ", alphas " + c.at("jwins.alphas") + ")";
+    };
+    r.create = [](const AlgorithmParameters& p)
+    {
+        PartialModelOptions options;
+        options.wavelet = p.GetString("jwins.wavelet");
+        options.levels = static_cast<uint32_t>(p.GetUint("jwins.levels"));
+        options.selector = PartialModelOptions::Selector::TopK;
+        options.accumulation = p.GetBool("jwins.accumulation");
+        options.metadataCap = p.GetDouble("jwins.metadata_cap");
+        options.alphas = p.GetDoubleList("jwins.alphas");
+        if (!p.GetBool("jwins.random_cutoff"))
+        {
+            double mean = std::accumulate(options.alphas.begin(), options.alphas.end(), 0.0)
+                          / options.alphas.size();
+            options.alphas = {mean};
+        }
+        return std::make_unique<PartialModelSharing>(options);
+    };
+    r.fromSharingConfig = [](const SharingConfig& c, std::map<std::string, std::string>& values)
+    {
+        std::string alphas;
+        for (double a : c.jwinsAlphas)
+        {
+            alphas += (alphas.empty() ? "[" : ", ") + ExactText(a);
+        }
+        values["jwins.alphas"] = alphas.empty() ? "[]" : alphas + "]";
+        values["jwins.metadata_cap"] = ExactText(c.jwinsMetadataCap);
+        values["jwins.wavelet"] = c.jwinsWavelet;
+        values["jwins.levels"] = std::to_string(c.jwinsLevels);
+        values["jwins.accumulation"] = BoolText(c.jwinsAccumulation);
+        values["jwins.random_cutoff"] = BoolText(c.jwinsRandomCutoff);
+    };
+    return r;
 }
 
 } // namespace ns3

@@ -16,6 +16,8 @@
 namespace ns3
 {
 
+struct AlgorithmRegistration;
+
 /// How a member of the family is put together.
 struct PartialModelOptions
 {
@@ -68,6 +70,11 @@ class PartialModelSharing : public SharingAlgorithm
     std::vector<float> m_accumulator;     ///< A = T(x̄ - x̄_s) per coefficient
     std::vector<float> m_ownCoefficients; ///< T(x̃) of this round
 };
+
+/// The registrations (algorithm-registry.h).
+AlgorithmRegistration RandomSamplingRegistration();
+AlgorithmRegistration TopkRegistration();
+AlgorithmRegistration JwinsRegistration();
 
 } // namespace ns3
 

@@ -4,13 +4,7 @@
  */
 #include "sharing-algorithm.h"
 
-#include "choco-sharing.h"
-#include "dpsgd-sharing.h"
-#include "partial-model-sharing.h"
-#include "sparse-push-sharing.h"
-
-#include <numeric>
-#include <stdexcept>
+#include "algorithm-registry.h"
 
 namespace ns3
 {
@@ -36,63 +30,13 @@ SharingAlgorithm::GetPartialReceipt() const
 std::vector<std::string>
 KnownAlgorithms()
 {
-    return {"dpsgd", "random-sampling", "topk", "jwins", "choco", "sparse-push", "scsp"};
+    return AlgorithmRegistry::Names();
 }
 
 std::unique_ptr<SharingAlgorithm>
 CreateSharingAlgorithm(const SharingConfig& config)
 {
-    const std::string& name = config.algorithm;
-    if (name == "dpsgd")
-    {
-        return std::make_unique<DpsgdSharing>();
-    }
-    if (name == "random-sampling" || name == "topk")
-    {
-        PartialModelOptions options;
-        options.selector = name == "topk" ? PartialModelOptions::Selector::TopK
-                                          : PartialModelOptions::Selector::Random;
-        options.accumulation = name == "topk" && config.accumulation;
-        options.alphas = {config.alpha};
-        return std::make_unique<PartialModelSharing>(options);
-    }
-    if (name == "jwins")
-    {
-        PartialModelOptions options;
-        options.wavelet = config.jwinsWavelet;
-        options.levels = config.jwinsLevels;
-        options.selector = PartialModelOptions::Selector::TopK;
-        options.accumulation = config.jwinsAccumulation;
-        options.metadataCap = config.jwinsMetadataCap;
-        options.alphas = config.jwinsAlphas;
-        if (!config.jwinsRandomCutoff && !options.alphas.empty())
-        {
-            double mean = std::accumulate(options.alphas.begin(), options.alphas.end(), 0.0)
-                          / options.alphas.size();
-            options.alphas = {mean};
-        }
-        return std::make_unique<PartialModelSharing>(options);
-    }
-    if (name == "choco")
-    {
-        return std::make_unique<ChocoSharing>(
-            config.chocoCompression, config.alpha, config.chocoGamma);
-    }
-    if (name == "sparse-push" || name == "scsp")
-    {
-        bool scsp = name == "scsp";
-        return std::make_unique<SparsePushSharing>(config.alpha,
-                                                   config.pushEta,
-                                                   scsp ? config.trainingRounds : 0,
-                                                   scsp ? config.scspGossipRounds : 0,
-                                                   config.scspGossipEta);
-    }
-    std::string known;
-    for (const auto& n : KnownAlgorithms())
-    {
-        known += (known.empty() ? "" : ", ") + n;
-    }
-    throw std::invalid_argument("unknown algorithm '" + name + "' (known: " + known + ")");
+    return CreateSharingAlgorithm(ParametersOf(config));
 }
 
 } // namespace ns3

@@ -11,6 +11,7 @@
 #include "payload-codec.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -91,7 +92,11 @@ class SharingAlgorithm
     virtual uint32_t ExtraRounds() const;
 };
 
-/// Parameters of the sharing algorithms, read from the scenario (see doc/dlsim.rst).
+/**
+ * Which algorithm runs, with its parameters (see doc/dlsim.rst). The typed fields serve the
+ * algorithms dlsim ships; `parameters` sets any registered algorithm's keys by their scenario
+ * names and wins over the typed fields.
+ */
 struct SharingConfig
 {
     std::string algorithm = "dpsgd";
@@ -119,12 +124,18 @@ struct SharingConfig
     double scspGossipEta = 1.0;
     /// Training rounds of the run (SCSP gossips after them).
     uint32_t trainingRounds = 0;
+    /// Keys of the algorithm by their scenario names ("topk.alpha" = "0.2"), checked against
+    /// its registration (algorithm-registry.h). A key not given here takes the typed field's
+    /// value for dlsim's own algorithms (so "sparse-push.eta" is pushEta, not "auto"), else the
+    /// registration's default.
+    std::map<std::string, std::string> parameters;
 };
 
-/// The names accepted by the `algorithm` key.
+/// The names accepted by the `algorithm` key: every registered algorithm.
 std::vector<std::string> KnownAlgorithms();
 
-/// Create the algorithm a configuration names; throws std::invalid_argument for unknown names.
+/// Create the algorithm a configuration names; throws std::invalid_argument for unknown names
+/// and for parameters that do not fit (naming the key and the value).
 std::unique_ptr<SharingAlgorithm> CreateSharingAlgorithm(const SharingConfig& config);
 
 } // namespace ns3

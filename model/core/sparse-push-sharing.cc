@@ -4,10 +4,14 @@
  */
 #include "sparse-push-sharing.h"
 
+#include "algorithm-registry.h"
 #include "mixing-weights.h"
 #include "sparse-selection.h"
+#include "value-text.h"
 
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 
 namespace ns3
 {
@@ -150,6 +154,122 @@ uint32_t
 SparsePushSharing::ExtraRounds() const
 {
     return m_trainingRounds > 0 ? m_gossipRounds : 0;
+}
+
+namespace
+{
+
+/// The averaging rate the Sparse-Push paper pairs with a top-k fraction (nearest on a log scale).
+double
+PaperEta(double alpha)
+{
+    const std::vector<std::pair<double, double>> pairs
+        = {{1.0, 1.0}, {0.5, 0.08}, {0.1, 0.01}, {0.01, 0.005}, {0.001, 0.001}};
+    auto best = pairs.front();
+    for (const auto& p : pairs)
+    {
+        if (std::fabs(std::log(alpha / p.first)) < std::fabs(std::log(alpha / best.first)))
+        {
+            best = p;
+        }
+    }
+    return best.second;
+}
+
+double
+EtaOf(const AlgorithmParameters& p)
+{
+    return p.IsAuto("sparse-push.eta") ? PaperEta(p.GetDouble("sparse-push.alpha"))
+                                       : p.GetDouble("sparse-push.eta");
+}
+
+/// Sparse-Push's registration; SCSP adds its gossip rounds to it.
+AlgorithmRegistration
+PushRegistration(const std::string& name)
+{
+    AlgorithmRegistration r;
+    r.name = name;
+    r.forDirectedGraphs = true;
+    r.keys = {
+        AlgorithmKey::Number(
+            "sparse-push.alpha", "0.01", 1e-9, 1.0, "Sparse-Push / SCSP: top-k fraction"),
+        AlgorithmKey::NumberOrAuto("sparse-push.eta",
+                                   "auto",
+                                   1e-9,
+                                   1.0,
+                                   "Sparse-Push / SCSP: averaging rate, auto: the paper's pairing"),
+    };
+    r.label = [name](const std::map<std::string, std::string>& c)
+    {
+        return name + " (top " + c.at("sparse-push.alpha") + ", eta " + c.at("sparse-push.eta")
+               + ")";
+    };
+    // "auto" needs no overlay, but is resolved here so that the run's provenance shows it.
+    r.resolve = [](AlgorithmParameters& p, const Adjacency&, uint64_t, std::ostream&)
+    {
+        std::map<std::string, std::string> shown;
+        if (p.IsAuto("sparse-push.eta"))
+        {
+            const double eta = EtaOf(p);
+            p.Set("sparse-push.eta", ExactText(eta));
+            std::ostringstream value;
+            value << std::setprecision(12) << eta;
+            shown["sparse-push.eta"] = value.str();
+        }
+        return shown;
+    };
+    r.fromSharingConfig = [](const SharingConfig& c, std::map<std::string, std::string>& values)
+    {
+        values["sparse-push.alpha"] = ExactText(c.alpha);
+        values["sparse-push.eta"] = ExactText(c.pushEta);
+    };
+    return r;
+}
+
+} // namespace
+
+AlgorithmRegistration
+SparsePushRegistration()
+{
+    AlgorithmRegistration r = PushRegistration("sparse-push");
+    r.create = [](const AlgorithmParameters& p)
+    {
+        return std::make_unique<SparsePushSharing>(
+            p.GetDouble("sparse-push.alpha"), EtaOf(p), 0, 0, 1.0);
+    };
+    return r;
+}
+
+AlgorithmRegistration
+ScspRegistration()
+{
+    AlgorithmRegistration r = PushRegistration("scsp");
+    r.keys.push_back(
+        AlgorithmKey::WholeNumber("scsp.gossip_rounds",
+                                  "10",
+                                  0,
+                                  100000000,
+                                  "SCSP: uncompressed push-sum rounds after training"));
+    r.keys.push_back(AlgorithmKey::Number(
+        "scsp.gossip_eta", "1", 1e-9, 1.0, "SCSP: averaging rate of the gossip rounds"));
+    r.create = [](const AlgorithmParameters& p)
+    {
+        return std::make_unique<SparsePushSharing>(
+            p.GetDouble("sparse-push.alpha"),
+            EtaOf(p),
+            p.GetTrainingRounds(),
+            static_cast<uint32_t>(p.GetUint("scsp.gossip_rounds")),
+            p.GetDouble("scsp.gossip_eta"));
+    };
+    auto pushFields = r.fromSharingConfig;
+    r.fromSharingConfig
+        = [pushFields](const SharingConfig& c, std::map<std::string, std::string>& values)
+    {
+        pushFields(c, values);
+        values["scsp.gossip_rounds"] = std::to_string(c.scspGossipRounds);
+        values["scsp.gossip_eta"] = ExactText(c.scspGossipEta);
+    };
+    return r;
 }
 
 } // namespace ns3

@@ -12,6 +12,8 @@
 namespace ns3
 {
 
+struct AlgorithmRegistration;
+
 /**
  * Push-sum with top-k compression and error feedback, for directed and time-varying graphs
  * with column-stochastic weights: the sender keeps 1/(d+1) and gives each of its d
@@ -56,6 +58,10 @@ class SparsePushSharing : public SharingAlgorithm
     std::vector<float> m_z; ///< the de-biased model the learner trained from
     Payload m_sent;         ///< this round's C[v] (or all of x in a gossip round)
 };
+
+/// The registrations (algorithm-registry.h).
+AlgorithmRegistration SparsePushRegistration();
+AlgorithmRegistration ScspRegistration();
 
 } // namespace ns3
 

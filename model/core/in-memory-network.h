@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * Any sharing algorithm on a small graph, in memory, in milliseconds: for unit tests and for
+ * trying an algorithm before simulating a network.
+ */
+#ifndef DLSIM_IN_MEMORY_NETWORK_H
+#define DLSIM_IN_MEMORY_NETWORK_H
+
+#include "algorithm-registry.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// One message the in-memory network delivered.
+struct InMemoryMessage
+{
+    uint32_t round = 0;
+    uint32_t sender = 0;
+    uint32_t receiver = 0;
+    std::vector<uint8_t> payload; ///< the encoded payload, as Encode produced it
+    size_t valueBytes = 0;        ///< how many of its bytes are float32 values
+    size_t messageBytes = 0;      ///< with the message header, as the learners send it over TCP
+};
+
+/**
+ * n instances of one algorithm, one per node, run round by round as the learner application
+ * runs them, without ns-3: per round every node (optionally) trains, encodes once, its framed
+ * bytes go to each out-neighbour, and every node aggregates its in-neighbours' payloads, sorted
+ * by sender. Only bytes pass between the instances, so what works here works on a network.
+ *
+ * Without a training step the models only mix: consensus. Rounds the algorithm does not train
+ * in (TrainsInRound) skip the training step, as in a simulation.
+ */
+class InMemoryNetwork
+{
+  public:
+    /// Local training of `node` in `round`: change `model` in place (e.g. a gradient step on a
+    /// known function).
+    using TrainingStep
+        = std::function<void(uint32_t node, uint32_t round, std::vector<float>& model)>;
+
+    /**
+     * `graph` lists every node's out-neighbours (an undirected graph lists each edge both ways);
+     * `initialModels` holds one model per node. Before the first round, the algorithm's "auto"
+     * values are resolved on the graph, as a run resolves them on its overlay, and every node's
+     * instance is created. Throws std::invalid_argument for a graph that does not fit the models
+     * or the algorithm (an undirected algorithm needs every edge listed both ways).
+     */
+    InMemoryNetwork(const SharingConfig& sharing,
+                    const Adjacency& graph,
+                    const std::vector<std::vector<float>>& initialModels,
+                    uint64_t seed = 1);
+
+    /**
+     * A time-varying overlay instead of one graph: the phases in turn, `period` rounds each
+     * (round r uses phase ((r - 1) / period) mod phases, as in a simulation). Call it before the
+     * first round: "auto" values are resolved on the union of the phases.
+     */
+    void SetSchedule(const std::vector<Adjacency>& phases, uint32_t period);
+
+    void SetTrainingStep(TrainingStep step);
+
+    /// Run `rounds` more rounds. Throws what the algorithm throws (e.g. PayloadError).
+    void Run(uint32_t rounds);
+
+    /// Rounds run so far.
+    uint32_t GetRound() const;
+    /// Every node's current model: after a round, what its Aggregate returned.
+    const std::vector<std::vector<float>>& GetModels() const;
+    /// The mean of the current models.
+    std::vector<double> GetAverage() const;
+    /// Every message so far, in the order sent.
+    const std::vector<InMemoryMessage>& GetMessages() const;
+    /// The messages of one round.
+    std::vector<InMemoryMessage> GetMessages(uint32_t round) const;
+    /// The values resolved on the graph (e.g. choco.gamma = auto), as a run's provenance shows
+    /// them, and what resolving them printed.
+    const std::map<std::string, std::string>& GetResolved() const;
+    const std::string& GetLog() const;
+    SharingAlgorithm& GetAlgorithm(uint32_t node);
+
+  private:
+    void CheckGraph(const Adjacency& graph) const;
+    /// Resolve the "auto" values and create the instances, once.
+    void Start();
+
+    SharingConfig m_sharing;
+    bool m_directed;
+    std::vector<Adjacency> m_phases;
+    uint32_t m_period = 1;
+    uint64_t m_seed;
+    TrainingStep m_training;
+    std::vector<std::unique_ptr<SharingAlgorithm>> m_algorithms;
+    std::vector<std::vector<float>> m_models;
+    std::vector<InMemoryMessage> m_messages;
+    std::map<std::string, std::string> m_resolved;
+    std::string m_log;
+    uint32_t m_round = 0;
+};
+
+} // namespace ns3
+
+#endif // DLSIM_IN_MEMORY_NETWORK_H
