@@ -280,52 +280,43 @@ std::string
 AlgorithmLabel(const Run& run, std::set<std::string>& used, bool compact)
 {
     const std::string& a = run.config.at("algorithm");
-    static const std::map<std::string, std::string> names = {{"dpsgd", "D-PSGD"},
-                                                             {"random-sampling", "random sampling"},
-                                                             {"topk", "top-k"},
-                                                             {"jwins", "JWINS"},
-                                                             {"choco", "CHOCO-SGD"},
-                                                             {"sparse-push", "Sparse-Push"},
-                                                             {"scsp", "SCSP"}};
-    // Shorter still for a one-column figure, whose legend has room for about 40 characters.
-    static const std::map<std::string, std::string> compactNames
-        = {{"random-sampling", "rand. sampling"}, {"choco", "CHOCO"}};
-    const auto& table = compact && compactNames.count(a) ? compactNames : names;
-    auto name = table.find(a);
-    std::vector<std::string> parts;
-    auto show = [&](const std::string& key, const std::string& text)
+    // The registration's legend, from the values the run used (a tuned gamma, not "auto").
+    std::map<std::string, std::string> config = run.config;
+    const AlgorithmRegistration* registration = AlgorithmRegistry::Find(a);
+    if (registration)
     {
-        used.insert(key);
-        parts.push_back(text);
-    };
-    if (a == "random-sampling" || a == "topk")
-    {
-        show(a + ".alpha", "alpha " + Shown(run, a + ".alpha"));
+        for (const AlgorithmKey& key : registration->keys)
+        {
+            if (config.count(key.name))
+            {
+                config[key.name] = Shown(run, key.name);
+            }
+        }
     }
-    if (a == "topk" && run.config.at("topk.accumulation") == "true")
+    std::string label = AlgorithmFigureLabel(config);
+    // Keys the legend shows are not repeated as axes; others of the algorithm's keys are.
+    if (registration)
     {
-        show("topk.accumulation", "accumulated");
+        for (const AlgorithmKey& key : registration->keys)
+        {
+            if (config.count(key.name) && label.find(config.at(key.name)) != std::string::npos)
+            {
+                used.insert(key.name);
+            }
+        }
     }
-    if (a == "jwins")
+    if (compact)
     {
-        show("jwins.wavelet", Shown(run, "jwins.wavelet"));
-    }
-    if (a == "choco")
-    {
-        used.insert("choco.alpha");
-        show("choco.compression",
-             Shown(run, "choco.compression") + " " + Shown(run, "choco.alpha"));
-        show("choco.gamma", "gamma " + Shown(run, "choco.gamma"));
-    }
-    if (a == "sparse-push" || a == "scsp")
-    {
-        show("sparse-push.alpha", "top " + Shown(run, "sparse-push.alpha"));
-        show("sparse-push.eta", "eta " + Shown(run, "sparse-push.eta"));
-    }
-    std::string label = name == table.end() ? a : name->second;
-    for (size_t i = 0; i < parts.size(); ++i)
-    {
-        label += (i ? ", " : " (") + parts[i] + (i + 1 == parts.size() ? ")" : "");
+        // A one-column figure's legend has room for about 40 characters.
+        for (const auto& [full, shorter] :
+             {std::pair<std::string, std::string>{"CHOCO-SGD", "CHOCO"},
+              {"random sampling", "rand. sampling"}})
+        {
+            if (label.rfind(full, 0) == 0)
+            {
+                label = shorter + label.substr(full.size());
+            }
+        }
     }
     return label;
 }

@@ -57,6 +57,34 @@ Mean(const std::vector<double>& v)
     return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / v.size();
 }
 
+/// Restores a stream's format (flags, precision, fill) on leaving a scope: the writer reports to
+/// the program's own stream and must leave its formatting as it found it.
+class StreamFormatGuard
+{
+  public:
+    explicit StreamFormatGuard(std::ostream& stream)
+        : m_stream(stream), m_flags(stream.flags()), m_precision(stream.precision()),
+          m_fill(stream.fill())
+    {
+    }
+
+    ~StreamFormatGuard()
+    {
+        m_stream.flags(m_flags);
+        m_stream.precision(m_precision);
+        m_stream.fill(m_fill);
+    }
+
+    StreamFormatGuard(const StreamFormatGuard&) = delete;
+    StreamFormatGuard& operator=(const StreamFormatGuard&) = delete;
+
+  private:
+    std::ostream& m_stream;
+    std::ios::fmtflags m_flags;
+    std::streamsize m_precision;
+    char m_fill;
+};
+
 } // namespace
 
 ResultsWriter::ResultsWriter(const std::string& directory,
@@ -394,11 +422,18 @@ ResultsWriter::ReportEvalRound(uint32_t round)
     {
         m_log << "\r\033[K"; // the evaluation line replaces the status line
     }
-    m_log << std::fixed << std::setprecision(3) << "round " << round << "/" << m_rounds << "  sim "
-          << e.time << " s  accuracy mean " << mean << " (min " << *minIt << ", max " << *maxIt
+    const StreamFormatGuard keep(m_log);
+    if (m_evalInterval.IsStrictlyPositive())
+    {
+        m_log << "evaluation " << round;
+    }
+    else
+    {
+        m_log << "round " << round << "/" << m_rounds;
+    }
+    m_log << std::fixed << std::setprecision(3) << "  sim " << e.time << " s  accuracy mean " << mean << " (min " << *minIt << ", max " << *maxIt
           << ")  sent " << std::setprecision(2) << bytesPerNode / 1e6 << " MB/node  wall "
           << std::setprecision(1) << wall << " s" << std::endl;
-    m_log.unsetf(std::ios::floatfield);
     m_summary.finalRound = round;
     m_summary.finalAccuracyMean = mean;
     m_summary.finalAccuracyMin = *minIt;
@@ -426,13 +461,13 @@ ResultsWriter::DrawStatus(uint32_t round, double simSeconds, double bytesPerNode
 {
     double wall = WallSeconds();
     double left = round > 0 ? wall / round * (m_rounds - round) : 0.0;
+    const StreamFormatGuard keep(m_log);
     m_log << "\r\033[K" << std::fixed << std::setprecision(2) << "round " << round << "/"
           << m_rounds << "  sim " << simSeconds << " s  accuracy "
           << (m_latestAccuracy < 0 ? std::string("-")
                                    : std::to_string(m_latestAccuracy).substr(0, 5))
           << "  sent " << bytesPerNode / 1e6 << " MB/node  wall " << std::setprecision(0) << wall
           << " s, about " << left << " s left" << std::flush;
-    m_log.unsetf(std::ios::floatfield);
 }
 
 RunSummary

@@ -152,7 +152,7 @@ ChocoRegistration()
     };
     r.label = [](const std::map<std::string, std::string>& c)
     {
-        return "choco (" + c.at("choco.compression") + " " + c.at("choco.alpha") + ", gamma "
+        return "CHOCO-SGD (" + c.at("choco.compression") + " " + c.at("choco.alpha") + ", gamma "
                + c.at("choco.gamma") + ")";
     };
     r.create = [](const AlgorithmParameters& p) -> std::unique_ptr<SharingAlgorithm>

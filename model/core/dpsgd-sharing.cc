@@ -70,7 +70,7 @@ DpsgdRegistration()
     r.name = "dpsgd";
     r.label = [](const std::map<std::string, std::string>&)
     {
-        return std::string("dpsgd (full sharing)");
+        return std::string("D-PSGD");
     };
     r.create = [](const AlgorithmParameters&)
     {

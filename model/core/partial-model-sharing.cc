@@ -200,7 +200,7 @@ RandomSamplingRegistration()
     r.keys = {AlphaKey(r.name, "random sampling: probability of sharing each parameter")};
     r.label = [](const std::map<std::string, std::string>& c)
     {
-        return "random-sampling (alpha " + c.at("random-sampling.alpha") + ")";
+        return "random sampling (alpha " + c.at("random-sampling.alpha") + ")";
     };
     r.create = [](const AlgorithmParameters& p)
     {
@@ -227,7 +227,7 @@ TopkRegistration()
                                  "top-k: rank by change since last shared (JWINS's rule)")};
     r.label = [](const std::map<std::string, std::string>& c)
     {
-        return "topk (alpha " + c.at("topk.alpha")
+        return "top-k (alpha " + c.at("topk.alpha")
                + (c.at("topk.accumulation") == "true" ? ", accumulated)" : ")");
     };
     r.create = [](const AlgorithmParameters& p)
@@ -278,7 +278,7 @@ JwinsRegistration()
     };
     r.label = [](const std::map<std::string, std::string>& c)
     {
-        return "jwins (" + c.at("jwins.wavelet") + ", alphas " + c.at("jwins.alphas") + ")";
+        return "JWINS (" + c.at("jwins.wavelet") + ")";
     };
     r.create = [](const AlgorithmParameters& p)
     {

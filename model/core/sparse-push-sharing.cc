@@ -199,9 +199,10 @@ PushRegistration(const std::string& name)
                                    1.0,
                                    "Sparse-Push / SCSP: averaging rate, auto: the paper's pairing"),
     };
-    r.label = [name](const std::map<std::string, std::string>& c)
+    const std::string shown = name == "scsp" ? "SCSP" : "Sparse-Push";
+    r.label = [shown](const std::map<std::string, std::string>& c)
     {
-        return name + " (top " + c.at("sparse-push.alpha") + ", eta " + c.at("sparse-push.eta")
+        return shown + " (top " + c.at("sparse-push.alpha") + ", eta " + c.at("sparse-push.eta")
                + ")";
     };
     // "auto" needs no overlay, but is resolved here so that the run's provenance shows it.
