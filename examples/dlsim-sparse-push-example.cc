@@ -203,7 +203,7 @@ main(int argc, char* argv[])
 
     Simulator::Run();
 
-    // SCSP adds its gossip rounds to the learners' Rounds, so ask the applications whether they
+    // SCSP runs gossip rounds after its training Rounds, so ask the applications whether they
     // are done rather than comparing round counts.
     uint32_t finished = 0;
     uint32_t completedRounds = 0;

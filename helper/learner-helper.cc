@@ -3,6 +3,7 @@
  * dlsim: an ns-3 module for decentralized learning.
  */
 #include "learner-helper.h"
+#include "round-schedule.h"
 
 #include "learner-application.h"
 #include "ns3/boolean.h"
@@ -137,9 +138,9 @@ LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
     ApplicationContainer apps;
     for (uint32_t i = 0; i < n; ++i)
     {
-        uint64_t initSeed = m_sameInitialModel ? m_seed : m_seed * 1000003ull + i;
-        // Distinct, seed-dependent sampling streams per learner.
-        uint64_t sampleSeed = (m_seed + 1) * 0x9E3779B97F4A7C15ull + i;
+        uint64_t initSeed
+            = m_sameInitialModel ? m_seed : DeriveSeed(m_seed, i, SeedUse::InitialModel);
+        uint64_t sampleSeed = DeriveSeed(m_seed, i, SeedUse::Sampling);
         auto learner = std::make_unique<Learner>(
             m_training, m_data.train, m_partition[i], initSeed, sampleSeed);
         Ptr<LearnerApplication> app = m_factory.Create<LearnerApplication>();
@@ -159,8 +160,6 @@ LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
                 + " topologies, but the topology is "
                 + (schedule.IsDirected() ? "directed" : "undirected"));
         }
-        // Extra communication-only rounds (SCSP) come after the training rounds.
-        app->SetAttribute("Rounds", UintegerValue(rounds.Get() + algorithm->ExtraRounds()));
         // A partition smaller than the batch gives smaller batches (all of its samples): charge
         // what is really computed.
         const auto batch

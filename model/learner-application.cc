@@ -3,6 +3,7 @@
  * dlsim: an ns-3 module for decentralized learning.
  */
 #include "learner-application.h"
+#include "round-schedule.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -45,7 +46,8 @@ LearnerApplication::GetTypeId()
                             MakeUintegerAccessor(&LearnerApplication::m_seed),
                             MakeUintegerChecker<uint64_t>())
               .AddAttribute("Rounds",
-                            "Number of rounds to run (at most, with Duration).",
+                            "Training rounds to run (at most, with Duration); the algorithm's "
+                            "communication-only rounds (SCSP's gossip) follow them.",
                             UintegerValue(10),
                             MakeUintegerAccessor(&LearnerApplication::m_rounds),
                             MakeUintegerChecker<uint32_t>(1))
@@ -229,7 +231,7 @@ LearnerApplication::SetPeerSchedule(std::vector<PeerSet> phases, uint32_t period
 const LearnerApplication::PeerSet&
 LearnerApplication::PhaseOf(uint32_t round) const
 {
-    return m_phases[((round - 1) / m_period) % m_phases.size()];
+    return m_phases[PhaseOfRound(round, m_period, m_phases.size())];
 }
 
 RoundInfo
@@ -253,6 +255,12 @@ uint32_t
 LearnerApplication::GetLearnerId() const
 {
     return m_learnerId;
+}
+
+uint32_t
+LearnerApplication::GetTotalRounds() const
+{
+    return m_rounds + (m_algorithm ? m_algorithm->ExtraRounds() : 0);
 }
 
 uint32_t
@@ -645,7 +653,7 @@ LearnerApplication::DeliverMessage(Message message)
 {
     const MessageHeader& h = message.header;
     // Only synchronous rounds guarantee that nothing of a finished round is still on its way.
-    if ((m_mode == SYNC && h.round < m_round) || h.round == 0 || h.round > m_rounds)
+    if ((m_mode == SYNC && h.round < m_round) || h.round == 0 || h.round > GetTotalRounds())
     {
         Fail("in round " + std::to_string(m_round) + " got a message of round "
              + std::to_string(h.round) + " from learner " + std::to_string(h.sender));
@@ -910,7 +918,7 @@ LearnerApplication::TryAggregate()
         return;
     }
     m_learner->SetParameters(next);
-    const bool last = m_round == m_rounds
+    const bool last = m_round == GetTotalRounds()
                       || (m_duration.IsStrictlyPositive() && Simulator::Now() >= m_duration);
 
     RoundReport report;

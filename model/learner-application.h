@@ -153,6 +153,8 @@ class LearnerApplication : public Application
 
     Learner& GetLearner();
     uint32_t GetLearnerId() const;
+    /// Rounds the learner runs: the training rounds (Rounds) and the algorithm's extra ones.
+    uint32_t GetTotalRounds() const;
     /// Rounds completed so far.
     uint32_t GetCompletedRounds() const;
     bool IsFinished() const;

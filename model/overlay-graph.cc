@@ -3,6 +3,7 @@
  * dlsim: an ns-3 module for decentralized learning.
  */
 #include "overlay-graph.h"
+#include "round-schedule.h"
 
 #include "csv-rows.h"
 
@@ -161,7 +162,7 @@ OverlaySchedule::OverlaySchedule(std::vector<OverlayGraph> phases, uint32_t peri
 const OverlayGraph&
 OverlaySchedule::At(uint32_t round) const
 {
-    return m_phases[((round - 1) / m_period) % m_phases.size()];
+    return m_phases[PhaseOfRound(round, m_period, m_phases.size())];
 }
 
 const std::vector<OverlayGraph>&

@@ -261,9 +261,7 @@ ResultsWriter::Attach(ApplicationContainer apps)
                                         MakeCallback(&ResultsWriter::OnAvailability, this));
         BooleanValue evaluates;
         app->GetAttribute("Evaluate", evaluates);
-        UintegerValue rounds;
-        app->GetAttribute("Rounds", rounds);
-        m_rounds = std::max(m_rounds, static_cast<uint32_t>(rounds.Get()));
+        m_rounds = std::max(m_rounds, DynamicCast<LearnerApplication>(app)->GetTotalRounds());
         m_evaluatingNodes += evaluates.Get() ? 1 : 0;
         TimeValue interval;
         app->GetAttribute("EvalInterval", interval);

@@ -54,13 +54,13 @@ class FixedWeightGossip : public SharingAlgorithm
         std::vector<double> next(trainedModel.begin(), trainedModel.end());
         for (const auto& message : received)
         {
-            Payload payload = DecodePayload(message.data, message.size);
-            if (payload.form != PayloadForm::Full || payload.values.size() != m_length)
-            {
-                throw PayloadError("fixed-weight gossip expects a full model of "
-                                   + std::to_string(m_length) + " values from node "
-                                   + std::to_string(message.sender));
-            }
+            // Decodes, checks form and length, and names the sender in any error.
+            const Payload payload = DecodeReceived(message,
+                                                   {"fixed-weight gossip",
+                                                    {PayloadForm::Full},
+                                                    static_cast<uint32_t>(m_length),
+                                                    0})
+                                        .payload;
             for (size_t k = 0; k < m_length; ++k)
             {
                 next[k] += m_weight * (payload.values[k] - trainedModel[k]);

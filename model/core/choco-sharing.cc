@@ -3,6 +3,7 @@
  * dlsim: an ns-3 module for decentralized learning.
  */
 #include "choco-sharing.h"
+#include "round-schedule.h"
 
 #include "algorithm-registry.h"
 #include "choco-tuning.h"
@@ -38,7 +39,7 @@ ChocoSharing::Initialize(const std::vector<float>& initialModel, const SharingCo
     m_s.assign(initialModel.size(), 0.0);
     m_selfWeight = 1.0;
     m_weights.clear();
-    m_tieSeed = context.seed * 1000003ull + context.self * 7919ull + 2;
+    m_tieSeed = DeriveSeed(context.seed, context.self, SeedUse::ChocoSelection);
     m_rng.seed(m_tieSeed);
 }
 
@@ -82,13 +83,12 @@ ChocoSharing::Aggregate(const RoundInfo& round,
 {
     for (const auto& message : received)
     {
-        Payload q = DecodePayload(message.data, message.size);
-        if (q.form != PayloadForm::Sparse || q.length != m_public.size())
-        {
-            throw PayloadError("CHOCO-SGD expects a sparse payload over "
-                               + std::to_string(m_public.size()) + " values from node "
-                               + std::to_string(message.sender));
-        }
+        const Payload q = DecodeReceived(message,
+                                         {"CHOCO-SGD",
+                                          {PayloadForm::Sparse},
+                                          static_cast<uint32_t>(m_public.size()),
+                                          0})
+                              .payload;
         auto [known, first] = m_weights.emplace(
             message.sender,
             MetropolisHastingsWeight(round.inDegree, message.senderDegree));

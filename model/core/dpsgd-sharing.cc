@@ -36,12 +36,10 @@ DpsgdSharing::Aggregate(const RoundInfo& round,
     double selfWeight = 1.0;
     for (const auto& message : received)
     {
-        Payload payload = DecodePayload(message.data, message.size);
-        if (payload.form != PayloadForm::Full || payload.values.size() != m_length)
-        {
-            throw PayloadError("D-PSGD expects a full payload of " + std::to_string(m_length)
-                               + " values from node " + std::to_string(message.sender));
-        }
+        const Payload payload
+            = DecodeReceived(message,
+                             {"D-PSGD", {PayloadForm::Full}, static_cast<uint32_t>(m_length), 0})
+                  .payload;
         double w = MetropolisHastingsWeight(round.inDegree, message.senderDegree);
         selfWeight -= w;
         for (size_t k = 0; k < m_length; ++k)

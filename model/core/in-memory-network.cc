@@ -3,6 +3,7 @@
  * dlsim: an ns-3 module for decentralized learning.
  */
 #include "in-memory-network.h"
+#include "round-schedule.h"
 
 #include "message-framing.h"
 
@@ -137,7 +138,7 @@ InMemoryNetwork::Run(uint32_t rounds)
     for (uint32_t done = 0; done < rounds; ++done)
     {
         const uint32_t round = ++m_round;
-        const Adjacency& phase = m_phases[((round - 1) / m_period) % m_phases.size()];
+        const Adjacency& phase = m_phases[PhaseOfRound(round, m_period, m_phases.size())];
         std::vector<RoundInfo> info(n);
         for (uint32_t i = 0; i < n; ++i)
         {

@@ -3,6 +3,7 @@
  * dlsim: an ns-3 module for decentralized learning.
  */
 #include "partial-model-sharing.h"
+#include "round-schedule.h"
 
 #include "algorithm-registry.h"
 #include "mixing-weights.h"
@@ -40,7 +41,7 @@ PartialModelSharing::Initialize(const std::vector<float>& initialModel,
     m_transform = MakeModelTransform(m_options.wavelet, m_options.levels, m_modelLength);
     m_length = m_transform->OutputLength();
     // Distinct per node and per run; the mask seed adds the round (spec: "sender's seed + round").
-    m_nodeSeed = context.seed * 1000003ull + context.self * 7919ull + 1;
+    m_nodeSeed = DeriveSeed(context.seed, context.self, SeedUse::RandomSelection);
     m_alphaRng.seed(m_nodeSeed ^ 0x5DEECE66Dull);
     m_roundStart = initialModel;
     m_accumulator.assign(m_length, 0.0f);
@@ -95,40 +96,6 @@ PartialModelSharing::Encode(const RoundInfo& round, const std::vector<float>& tr
     return EncodePayload(payload);
 }
 
-std::vector<uint32_t>
-PartialModelSharing::ReceivedIndices(const Payload& payload, uint32_t sender) const
-{
-    if (payload.length != m_length)
-    {
-        throw PayloadError("payload from node " + std::to_string(sender) + " refers to "
-                           + std::to_string(payload.length) + " coefficients, expected "
-                           + std::to_string(m_length));
-    }
-    switch (payload.form)
-    {
-        case PayloadForm::Full:
-        {
-            std::vector<uint32_t> all(m_length);
-            std::iota(all.begin(), all.end(), 0u);
-            return all;
-        }
-        case PayloadForm::Sparse:
-            return payload.indices;
-        case PayloadForm::RandomMask:
-        {
-            std::vector<uint32_t> mask = RandomMaskIndices(payload.seed, payload.alpha, m_length);
-            if (mask.size() != payload.values.size())
-            {
-                throw PayloadError("random-mask payload from node " + std::to_string(sender)
-                                   + " has " + std::to_string(payload.values.size())
-                                   + " values but its mask keeps " + std::to_string(mask.size()));
-            }
-            return mask;
-        }
-    }
-    throw PayloadError("unknown payload form");
-}
-
 std::vector<float>
 PartialModelSharing::Aggregate(const RoundInfo& round,
                                const std::vector<float>& /* trainedModel */,
@@ -140,8 +107,14 @@ PartialModelSharing::Aggregate(const RoundInfo& round,
     std::vector<double> y(own.begin(), own.end());
     for (const auto& message : received)
     {
-        Payload payload = DecodePayload(message.data, message.size);
-        std::vector<uint32_t> indices = ReceivedIndices(payload, message.sender);
+        ReceivedValues r = DecodeReceived(
+            message,
+            {"a partial-model algorithm",
+             {PayloadForm::Full, PayloadForm::Sparse, PayloadForm::RandomMask},
+             static_cast<uint32_t>(m_length),
+             0});
+        const Payload& payload = r.payload;
+        const std::vector<uint32_t>& indices = r.positions;
         double w = MetropolisHastingsWeight(round.inDegree, message.senderDegree);
         for (size_t n = 0; n < indices.size(); ++n)
         {

@@ -57,9 +57,6 @@ class PartialModelSharing : public SharingAlgorithm
     bool ForDirectedGraphs() const override;
 
   private:
-    /// The indices a received payload refers to, checked against the coefficient length.
-    std::vector<uint32_t> ReceivedIndices(const Payload& payload, uint32_t sender) const;
-
     PartialModelOptions m_options;
     std::unique_ptr<ModelTransform> m_transform;
     size_t m_modelLength = 0;

@@ -5,6 +5,9 @@
 #include "sharing-algorithm.h"
 
 #include "algorithm-registry.h"
+#include "sparse-selection.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -19,6 +22,51 @@ uint32_t
 SharingAlgorithm::ExtraRounds() const
 {
     return 0;
+}
+
+ReceivedValues
+DecodeReceived(const ReceivedPayload& message, const PayloadShape& shape)
+{
+    ReceivedValues r;
+    r.payload = DecodePayload(message.data, message.size);
+    const Payload& p = r.payload;
+    const std::string from = " from node " + std::to_string(message.sender);
+    if (std::find(shape.forms.begin(), shape.forms.end(), p.form) == shape.forms.end())
+    {
+        throw PayloadError(shape.algorithm + " cannot use a payload of this form" + from);
+    }
+    if (p.length != shape.length)
+    {
+        throw PayloadError(shape.algorithm + " expects a payload over "
+                           + std::to_string(shape.length) + " values, got one over "
+                           + std::to_string(p.length) + from);
+    }
+    if (p.scalars.size() != shape.scalars)
+    {
+        throw PayloadError(shape.algorithm + " expects " + std::to_string(shape.scalars)
+                           + " extra numbers (a push-sum weight), got "
+                           + std::to_string(p.scalars.size()) + from);
+    }
+    switch (p.form)
+    {
+    case PayloadForm::Full:
+        r.positions.resize(shape.length);
+        std::iota(r.positions.begin(), r.positions.end(), 0u);
+        break;
+    case PayloadForm::Sparse:
+        r.positions = p.indices;
+        break;
+    case PayloadForm::RandomMask:
+        r.positions = RandomMaskIndices(p.seed, p.alpha, shape.length);
+        if (r.positions.size() != p.values.size())
+        {
+            throw PayloadError("random-mask payload" + from + " has "
+                               + std::to_string(p.values.size()) + " values but its mask keeps "
+                               + std::to_string(r.positions.size()));
+        }
+        break;
+    }
+    return r;
 }
 
 PartialReceipt

@@ -44,6 +44,30 @@ struct ReceivedPayload
     uint32_t round = 0; ///< the sender's round (earlier than the aggregated one if stale)
 };
 
+/// What an algorithm accepts from a neighbour.
+struct PayloadShape
+{
+    std::string algorithm;           ///< for error messages
+    std::vector<PayloadForm> forms;  ///< the forms it takes
+    uint32_t length = 0;             ///< the length of the vector the payload must refer to
+    size_t scalars = 0;              ///< extra numbers it must carry (a push-sum weight)
+};
+
+/// A received payload, checked, with the positions its values go to.
+struct ReceivedValues
+{
+    Payload payload;
+    std::vector<uint32_t> positions; ///< every index for Full, the indices, or the mask's
+};
+
+/**
+ * The one place where received bytes become values: decodes the payload (PayloadError on bad
+ * bytes), checks it against `shape` and expands its positions (a random mask is regenerated
+ * from its seed and must keep as many positions as there are values). Errors name the
+ * algorithm and the sender.
+ */
+ReceivedValues DecodeReceived(const ReceivedPayload& message, const PayloadShape& shape);
+
 /**
  * A sharing algorithm turns the trained model into the bytes a node sends, and the bytes it
  * receives into the model it trains from next. It never sees sockets or simulated time: the

@@ -3,6 +3,7 @@
  * dlsim: an ns-3 module for decentralized learning.
  */
 #include "sparse-push-sharing.h"
+#include "round-schedule.h"
 
 #include "algorithm-registry.h"
 #include "mixing-weights.h"
@@ -31,7 +32,7 @@ SparsePushSharing::SparsePushSharing(
 void
 SparsePushSharing::Initialize(const std::vector<float>& initialModel, const SharingContext& context)
 {
-    m_tieSeed = context.seed * 1000003ull + context.self * 7919ull + 3;
+    m_tieSeed = DeriveSeed(context.seed, context.self, SeedUse::PushSelection);
     m_x.assign(initialModel.begin(), initialModel.end());
     m_error.assign(initialModel.size(), 0.0);
     m_weight = 1.0;
@@ -110,14 +111,12 @@ SparsePushSharing::Aggregate(const RoundInfo& round,
     double weightDelta = selfCoefficient * m_weight;
     for (const auto& message : received)
     {
-        Payload p = DecodePayload(message.data, message.size);
-        if (p.length != n || p.scalars.size() != 1
-            || (p.form != PayloadForm::Sparse && p.form != PayloadForm::Full))
-        {
-            throw PayloadError("Sparse-Push expects a payload over " + std::to_string(n)
-                               + " values with a push-sum weight from node "
-                               + std::to_string(message.sender));
-        }
+        const Payload p = DecodeReceived(message,
+                                         {"Sparse-Push",
+                                          {PayloadForm::Sparse, PayloadForm::Full},
+                                          static_cast<uint32_t>(n),
+                                          1})
+                              .payload;
         const double coefficient = eta * PushSumWeight(message.senderDegree);
         add(p, coefficient);
         weightDelta += coefficient * p.scalars[0];
