@@ -22,6 +22,7 @@
 #include "provenance.h"
 #include "random-variable-spec.h"
 #include "result-files.h"
+#include "run-folder-writer.h"
 #include "run-folder.h"
 #include "torch-version.h"
 #include "underlay-config.h"
@@ -704,10 +705,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     summary.roundMode = plan.roundMode;
     linkUsage.WriteCsv(out + "/links.csv", summary.simulatedSeconds);
     Simulator::Destroy();
-    WriteFileAtomically(out + "/summary.csv",
-                        SummaryCsvHeader() + "\n" + SummaryCsvRow(summary) + "\n");
-    // Written last: its presence marks the run as complete.
-    WriteSummaryJson(summary, out + "/summary.json");
+    WriteRunSummary(summary, out);
     return summary;
 }
 

@@ -8,6 +8,8 @@
  * time to a target accuracy for a given uplink rate.
  *
  *   ./dlsim program scratch/access-study.cc --learners=8 --up=2Mbps --algorithm=jwins
+ *   ./dlsim program scratch/access-study.cc --out=results/access-2M   # a run folder, then:
+ *   ./dlsim plot results/access-2M
  */
 #include "dataset-catalog.h"
 #include "learner-application.h"
@@ -15,7 +17,9 @@
 #include "ns3/core-module.h"
 #include "partitioner.h"
 #include "random-variable-spec.h"
+#include "results-plots.h"
 #include "routed-underlay-helper.h"
+#include "run-folder-writer.h"
 
 #include <iostream>
 #include <map>
@@ -46,6 +50,7 @@ main(int argc, char* argv[])
     std::string down = "20Mbps";
     std::string algorithm = "dpsgd";
     double target = 0.8;
+    std::string out;
     CommandLine cmd(__FILE__);
     cmd.AddValue("learners", "Number of learners", learnerCount);
     cmd.AddValue("rounds", "Synchronous rounds", rounds);
@@ -53,6 +58,7 @@ main(int argc, char* argv[])
     cmd.AddValue("down", "Every host's downlink rate", down);
     cmd.AddValue("algorithm", "dpsgd or jwins", algorithm);
     cmd.AddValue("target", "Accuracy whose time to reach is printed", target);
+    cmd.AddValue("out", "Also write a run folder here, as ./dlsim run does", out);
     cmd.Parse(argc, argv);
     UseSingleThreadedTorch();
 
@@ -87,8 +93,33 @@ main(int argc, char* argv[])
     {
         apps.Get(i)->TraceConnectWithoutContext("Evaluated", MakeCallback(&Evaluated));
     }
+    // With --out, the same results as a run folder: the scenario keys describe the run for the
+    // figures and index.csv; ResultsWriter writes the CSVs while the simulation runs.
+    std::unique_ptr<RunFolderWriter> folder;
+    std::unique_ptr<ResultsWriter> writer;
+    if (!out.empty())
+    {
+        ScenarioConfig description = ScenarioConfig::Load(
+            "",
+            {"--nodes=" + std::to_string(learnerCount), "--rounds=" + std::to_string(rounds),
+             "--algorithm=" + algorithm, "--dataset=synthetic", "--model=mlp", "--degree=2",
+             "--lr=0.05", "--network=access", "--access.up=" + up, "--access.down=" + down,
+             "--access.latency=5ms", "--eval.every=2", "--target_accuracy=" + std::to_string(target),
+             "--out=" + out});
+        folder = std::make_unique<RunFolderWriter>(out, description, true);
+        writer = std::make_unique<ResultsWriter>(out, learnerCount, target, std::cout);
+        writer->Attach(apps);
+    }
     Simulator::Run();
+    if (writer)
+    {
+        folder->Finish(writer->Finish(1));
+    }
     Simulator::Destroy();
+    if (folder)
+    {
+        PlotRuns(out, std::cout);
+    }
 
     for (const auto& [round, e] : g_evaluations)
     {

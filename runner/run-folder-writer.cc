@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "run-folder-writer.h"
+
+#include "provenance.h"
+#include "result-files.h"
+#include "torch-version.h"
+
+#include <filesystem>
+#include <sstream>
+
+namespace ns3
+{
+
+RunFolderWriter::RunFolderWriter(const std::string& folder,
+                                 const ScenarioConfig& description,
+                                 bool overwrite)
+    : m_folder(folder)
+{
+    std::error_code made;
+    std::filesystem::create_directories(folder, made);
+    if (made)
+    {
+        throw ResultFileError("cannot create run folder " + folder + ": " + made.message());
+    }
+    m_lock = std::make_unique<RunFolderLock>(folder);
+    std::ostringstream ini;
+    description.WriteIni(ini);
+    PrepareRunFolder(folder, ini.str(), overwrite);
+    WriteFileAtomically(folder + "/config.ini", "# " + VersionLine() + "\n" + ini.str());
+}
+
+const std::string&
+RunFolderWriter::GetFolder() const
+{
+    return m_folder;
+}
+
+void
+RunFolderWriter::Finish(RunSummary summary)
+{
+    if (summary.dlsimVersion.empty())
+    {
+        summary.dlsimVersion = DlsimVersion();
+        summary.ns3Version = Ns3Version();
+        summary.torchVersion = TorchVersion();
+    }
+    WriteRunSummary(summary, m_folder);
+}
+
+void
+WriteRunSummary(const RunSummary& summary, const std::string& folder)
+{
+    WriteFileAtomically(folder + "/summary.csv",
+                        SummaryCsvHeader() + "\n" + SummaryCsvRow(summary) + "\n");
+    // Written last: its presence marks the run as complete.
+    WriteSummaryJson(summary, folder + "/summary.json");
+}
+
+} // namespace ns3
