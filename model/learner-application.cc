@@ -599,6 +599,13 @@ LearnerApplication::PushBytes(OutConnection& connection)
         {
             return; // HandleSendSpace resumes when TCP has freed buffer space
         }
+        if (connection.offset == 0 && !RoundsWaitForEveryMessage()
+            && room < m_socketBufferSize)
+        {
+            // One message with TCP at a time: the next waits in the queue, where a newer one
+            // can still replace it, until the previous one is acknowledged (HandleSendSpace).
+            return;
+        }
         uint32_t chunk
             = static_cast<uint32_t>(std::min<size_t>(room, bytes.size() - connection.offset));
         Ptr<Packet> packet = Create<Packet>(bytes.data() + connection.offset, chunk);
@@ -802,9 +809,11 @@ LearnerApplication::FinishTraining(double trainLoss, Time computeTime)
     header.senderDegree = info.outDegree;
     // One buffer shared by every connection: the bytes are the same for all neighbours.
     auto framed = std::make_shared<const std::vector<uint8_t>>(FrameMessage(header, payload.bytes));
-    if (m_mode == ASYNC && m_algorithm->GetPartialReceipt() == PartialReceipt::LatestModel)
+    // A newer model makes an unsent older one worthless: send the newest, not a backlog. Only
+    // where no receiver waits for every round's message (it would wait for ever).
+    if (!RoundsWaitForEveryMessage()
+        && m_algorithm->GetPartialReceipt() == PartialReceipt::LatestModel)
     {
-        // A newer model makes an unsent older one worthless: send the newest, not a backlog.
         m_roundSuperseded = DropUnsentMessages();
     }
     for (const Peer& peer : PhaseOf(m_round).out)
@@ -834,6 +843,12 @@ LearnerApplication::FinishTraining(double trainLoss, Time computeTime)
             = Simulator::Schedule(m_roundTimeout, &LearnerApplication::DeadlinePassed, this);
     }
     TryAggregate();
+}
+
+bool
+LearnerApplication::RoundsWaitForEveryMessage() const
+{
+    return m_mode == SYNC || (m_mode == DEADLINE && m_roundTimeout == Time::Max());
 }
 
 uint32_t

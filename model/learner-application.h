@@ -233,6 +233,8 @@ class LearnerApplication : public Application
     bool RoundReady() const;
     void TryAggregate();
     uint32_t DropUnsentMessages();
+    /// Sync rounds and deadline rounds without a timeout: every message of a round is awaited.
+    bool RoundsWaitForEveryMessage() const;
     void Evaluate(uint32_t round);
     void Report(const EvalResult& result, uint32_t round);
 
