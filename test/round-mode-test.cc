@@ -187,6 +187,37 @@ TEST(RoundModes, WaitFreeRoundsLetFastLearnersDoMoreRounds)
     fs::remove_all(out);
 }
 
+// Wait-free rounds with identical learners and links: every learner does the same number of
+// rounds, as in synchronous rounds of the same length (none waits, none is slower).
+TEST(RoundModes, WaitFreeRoundsOfIdenticalLearnersStayInStep)
+{
+    const std::string common = kRing + " --rounds=8 --eval.interval=1s";
+    std::string sync = RunDlsim("step-sync", common);
+    std::string async = RunDlsim("step-async", common + " --rounds.mode=async");
+    auto count = [](const std::string& dir)
+    {
+        std::map<std::string, uint32_t> rounds;
+        for (const auto& row : ReadCsv(dir + "/rounds.csv"))
+        {
+            ++rounds[row[0]];
+        }
+        return rounds;
+    };
+    EXPECT_EQ(count(async), count(sync));
+    EXPECT_EQ(count(async).size(), 6u);
+    for (const auto& [node, rounds] : count(async))
+    {
+        EXPECT_EQ(rounds, 8u) << node;
+    }
+    // Every async round ends when its compute does (0.3 s each), all learners together.
+    for (const auto& row : ReadCsv(async + "/rounds.csv"))
+    {
+        EXPECT_NEAR(std::stod(row[2]), 0.3 * std::stoul(row[1]), 1e-9) << row[0];
+    }
+    fs::remove_all(sync);
+    fs::remove_all(async);
+}
+
 TEST(RoundModes, BadRoundKeysAreRejectedByName)
 {
     const std::map<std::string, std::string> cases = {
