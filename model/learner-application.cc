@@ -451,7 +451,7 @@ LearnerApplication::Crash(bool forGood)
     Simulator::Cancel(m_deadlineEvent);
     if (!m_aggregatedModel.empty())
     {
-        // Mid-computation: the model the host held is the last aggregated one.
+        // Mid-round: the host keeps the model of its last aggregation.
         m_learner->SetParameters(m_aggregatedModel);
         m_aggregatedModel.clear();
     }
@@ -836,7 +836,6 @@ LearnerApplication::FinishTraining(double trainLoss, Time computeTime)
     m_totalValueBytes += m_roundValueBytes;
     m_totalMetadataBytes += m_roundMetadataBytes;
     m_trained = true;
-    m_aggregatedModel.clear();
     if (m_mode == DEADLINE && m_roundTimeout != Time::Max())
     {
         m_deadlineEvent
@@ -933,6 +932,7 @@ LearnerApplication::TryAggregate()
         return;
     }
     m_learner->SetParameters(next);
+    m_aggregatedModel.clear(); // the learner holds the newest aggregated model itself again
     const bool last = m_round == GetTotalRounds()
                       || (m_duration.IsStrictlyPositive() && Simulator::Now() >= m_duration);
 
@@ -994,7 +994,8 @@ LearnerApplication::EvaluateNow(uint32_t index)
         Report(m_learner->Evaluate(*m_testSet, m_evalSamples), index);
         return;
     }
-    // Mid-computation in simulated time: the learner holds the last aggregated model.
+    // Mid-round: what is evaluated is the model of the last aggregation, as with evaluations by
+    // rounds, not the locally trained one still waiting for its neighbours.
     std::vector<float> trained = m_learner->GetParameters();
     m_learner->SetParameters(m_aggregatedModel);
     EvalResult result = m_learner->Evaluate(*m_testSet, m_evalSamples);

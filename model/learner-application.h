@@ -281,9 +281,8 @@ class LearnerApplication : public Application
     bool m_deadlinePassed = false;
     EventId m_deadlineEvent;
     uint32_t m_roundSuperseded = 0;
-    /// Timed evaluations only: the model of the last aggregation, which the learner holds in
-    /// simulated time until the round's compute time has passed (the real training has already
-    /// replaced it).
+    /// Timed evaluations only: the model of the last aggregation, kept from the start of a round
+    /// (when the real training replaces it in the learner) until the round's aggregation.
     std::vector<float> m_aggregatedModel;
 
     // Byte accounting
