@@ -7,6 +7,7 @@
 #ifndef DLSIM_RANDOM_VARIABLE_SPEC_H
 #define DLSIM_RANDOM_VARIABLE_SPEC_H
 
+#include "csv-rows.h" // ConfigValueError
 #include "ns3/ptr.h"
 #include "ns3/random-variable-stream.h"
 
@@ -15,13 +16,6 @@
 
 namespace ns3
 {
-
-/// A user-given value that cannot be used; the message names the key it came from.
-class ConfigValueError : public std::invalid_argument
-{
-  public:
-    using std::invalid_argument::invalid_argument;
-};
 
 /**
  * Create a random variable from a string such as "ns3::UniformRandomVariable[Min=5|Max=20]".

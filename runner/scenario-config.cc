@@ -5,6 +5,9 @@
 #include "scenario-config.h"
 
 #include "algorithm-registry.h"
+#include "dataset-catalog.h"
+#include "learner.h"
+#include "partitioner.h"
 #include "value-text.h"
 
 #include <boost/program_options.hpp>
@@ -56,40 +59,11 @@ RunKeys()
     return keys;
 }
 
-/// The keys after the algorithms' keys.
+/// The keys after the dataset's, the partition's and the model's keys.
 const std::vector<ScenarioKey>&
 SetupKeys()
 {
     static const std::vector<ScenarioKey> keys = {
-        {"dataset", "fashion-mnist", "fashion-mnist, cifar10 or synthetic"},
-        {"dataset.path",
-         "/usr/share/datasets/fashion-mnist",
-         "folder with the dataset's files (fashion-mnist: the IDX files; cifar10: the binary "
-         "version's data_batch_1.bin ... test_batch.bin)"},
-        {"dataset.normalize",
-         "dataset",
-         "input normalisation after scaling pixels to [0, 1]: dataset (the training set's mean "
-         "and standard deviation), fixed (dataset.mean and dataset.std) or none"},
-        {"dataset.mean",
-         "0.5",
-         "normalize = fixed: mean subtracted, one value or one per channel, e.g. "
-         "[0.4914, 0.4822, 0.4465]"},
-        {"dataset.std",
-         "0.5",
-         "normalize = fixed: standard deviation (the divisor), one value or one per channel"},
-        {"synthetic.train_samples", "4000", "training samples of the synthetic dataset"},
-        {"synthetic.test_samples", "1000", "test samples of the synthetic dataset"},
-        {"synthetic.classes", "10", "classes of the synthetic dataset"},
-        {"synthetic.noise", "1.0", "pixel noise around the class prototypes (synthetic)"},
-        {"partition", "shards", "iid, shards (label-sorted shards), dirichlet, skew or file"},
-        {"partition.shards", "2", "shards per node for partition = shards"},
-        {"partition.alpha", "1.0", "concentration for partition = dirichlet"},
-        {"partition.skew", "0.8", "fraction label-sorted for partition = skew"},
-        {"partition.file",
-         "",
-         "CSV 'node,sample' for partition = file: each node's training samples (0-based, in the "
-         "dataset's file order)"},
-        {"model", "gn-lenet", "logistic, mlp or gn-lenet"},
         {"model.same_init", "true", "all learners start from the same initial model"},
         {"model.init_file",
          "",
@@ -233,25 +207,45 @@ OrList(const std::vector<std::string>& items)
     return out;
 }
 
+/**
+ * The key choosing one of the registrations of a kind (its help lists them, with their help
+ * lines), then every registration's keys.
+ */
+template<typename Registration>
+void
+AddRegistered(std::vector<ScenarioKey>& keys, const std::string& name, const std::string& value)
+{
+    std::vector<std::string> choices;
+    for (const auto& choice : Registry<Registration>::Names())
+    {
+        const std::string& help = Registry<Registration>::Get(choice).help;
+        choices.push_back(help.empty() ? choice : choice + " (" + help + ")");
+    }
+    keys.push_back({name, value, OrList(choices)});
+    for (const auto& key : Registry<Registration>::Keys())
+    {
+        keys.push_back({key.name, key.defaultValue, key.help});
+    }
+}
+
 } // namespace
 
 const std::vector<ScenarioKey>&
 ScenarioKeys()
 {
-    // The algorithms' keys come from their registrations; a program may register one more
-    // after the table was first built, which then rebuilds it.
+    // The algorithms', datasets', partitions' and models' keys come from their registrations; a
+    // program may register one more after the table was first built, which then rebuilds it.
     static std::vector<ScenarioKey> keys;
     static uint64_t generation = 0;
-    if (generation != AlgorithmRegistry::Generation())
+    if (generation != RegistryGeneration() || keys.empty())
     {
-        generation = AlgorithmRegistry::Generation();
         keys = RunKeys();
-        keys.push_back({"algorithm", "dpsgd", OrList(AlgorithmRegistry::Names())});
-        for (const auto& key : AlgorithmRegistry::Keys())
-        {
-            keys.push_back({key.name, key.defaultValue, key.help});
-        }
+        AddRegistered<AlgorithmRegistration>(keys, "algorithm", "dpsgd");
+        AddRegistered<DatasetRegistration>(keys, "dataset", "fashion-mnist");
+        AddRegistered<PartitionRegistration>(keys, "partition", "shards");
+        AddRegistered<ModelRegistration>(keys, "model", "gn-lenet");
         keys.insert(keys.end(), SetupKeys().begin(), SetupKeys().end());
+        generation = RegistryGeneration();
         for (size_t i = 0; i < keys.size(); ++i)
         {
             for (size_t j = 0; j < i; ++j)
@@ -259,7 +253,7 @@ ScenarioKeys()
                 if (keys[i].name == keys[j].name)
                 {
                     throw ScenarioError("scenario key '" + keys[i].name
-                                        + "' is declared twice (by an algorithm's registration?)");
+                                        + "' is declared twice (by a registration?)");
                 }
             }
         }

@@ -45,111 +45,64 @@ namespace ns3
 namespace
 {
 
-/// dataset.normalize and its values. The lists are always checked, so that a typo there is
-/// found whichever mode runs; in fixed mode they must fit the dataset's channels.
-Normalization
-ReadNormalization(const ScenarioConfig& c)
+/**
+ * The registration the key `kind` names ("dataset", "partition", "model", "algorithm"), with
+ * its keys' values from the scenario. The keys of every registration of that kind are checked
+ * against their declarations, so that a typo is found whichever one runs.
+ */
+template<typename Registration>
+RegisteredParameters
+ReadRegistered(const ScenarioConfig& c, const std::string& kind)
 {
-    Normalization how;
-    const std::string& mode = c.GetChoice("dataset.normalize", {"dataset", "fixed", "none"});
-    const std::vector<double> mean = c.GetDoubleList("dataset.mean", -1e6, 1e6);
-    const std::vector<double> stddev = c.GetDoubleList("dataset.std", 1e-6, 1e6);
-    if (mode == "none")
+    const std::string& name = c.GetChoice(kind, Registry<Registration>::Names());
+    try
     {
-        how.mode = Normalization::Mode::None;
-    }
-    else if (mode == "fixed")
-    {
-        how.mode = Normalization::Mode::Fixed;
-        const std::string& dataset = c.GetChoice("dataset", KnownDatasets());
-        const uint32_t channels = DatasetChannels(dataset);
-        for (const auto& [key, list] :
-             {std::make_pair("dataset.mean", &mean), std::make_pair("dataset.std", &stddev)})
+        for (const auto& key : Registry<Registration>::Keys())
         {
-            if (list->size() != 1 && list->size() != channels)
-            {
-                throw ScenarioError(std::string(key) + ": " + std::to_string(list->size())
-                                    + " values, but dataset " + dataset + " has "
-                                    + std::to_string(channels)
-                                    + (channels == 1 ? " channel" : " channels")
-                                    + ": give one value for all channels, or one per channel");
-            }
+            key.Check(c.GetString(key.name));
         }
-        // float32, as PyTorch keeps them: the same inputs as a PyTorch pipeline's Normalize.
-        how.mean.assign(mean.begin(), mean.end());
-        how.stddev.assign(stddev.begin(), stddev.end());
+        std::map<std::string, std::string> values;
+        for (const auto& key : Registry<Registration>::Get(name).keys)
+        {
+            values[key.name] = c.GetString(key.name);
+        }
+        return Registry<Registration>::Parameters(name, values);
     }
-    return how;
+    catch (const std::invalid_argument& e)
+    {
+        throw ScenarioError(e.what());
+    }
+}
+
+/// The normalisation the dataset's keys describe (checked whichever mode runs).
+Normalization
+ReadNormalization(const RegisteredParameters& dataset)
+{
+    try
+    {
+        return NormalizationOf(dataset, DatasetRegistry::Get(dataset.GetName()).channels);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ScenarioError(e.what());
+    }
 }
 
 DatasetSplit
 LoadData(const ScenarioConfig& c, uint64_t seed)
 {
-    DatasetChoice choice;
-    choice.name = c.GetChoice("dataset", KnownDatasets());
-    choice.path = c.GetString("dataset.path");
-    choice.normalization = ReadNormalization(c);
-    if (choice.name == "synthetic")
-    {
-        SyntheticSpec& spec = choice.synthetic;
-        spec.trainSamples
-            = static_cast<uint32_t>(c.GetUint("synthetic.train_samples", 1, 10000000));
-        spec.testSamples = static_cast<uint32_t>(c.GetUint("synthetic.test_samples", 1, 10000000));
-        spec.numClasses = static_cast<uint32_t>(c.GetUint("synthetic.classes", 2, 1000));
-        spec.noise = static_cast<float>(c.GetDouble("synthetic.noise", 0.0, 1e6));
-        spec.seed = seed;
-    }
-    return LoadDataset(choice);
-}
-
-/**
- * partition = file: the rows 'node,sample' of partition.file, checked against `samples` training
- * samples (SIZE_MAX before the data is loaded: then everything but the sample range is checked).
- */
-Partition
-ReadPartitionFile(const ScenarioConfig& c, uint32_t nodes, size_t samples)
-{
-    const std::string& path = c.GetString("partition.file");
-    if (path.empty())
-    {
-        throw ScenarioError("partition.file: partition = file needs a CSV file with lines "
-                            "'node,sample'");
-    }
-    std::vector<PartitionEntry> entries;
-    for (const CsvRow& row : ReadCsvRows("partition.file", path, "node", 2))
-    {
-        PartitionEntry entry;
-        entry.node = ParseIndex(row.where, row.fields[0], UINT32_MAX);
-        entry.sample = ParseIndex(row.where, row.fields[1], UINT32_MAX);
-        entry.where = row.where;
-        entries.push_back(std::move(entry));
-    }
-    return PartitionFromEntries(entries, nodes, samples, "partition.file " + path);
+    const RegisteredParameters dataset = ReadRegistered<DatasetRegistration>(c, "dataset");
+    return DatasetRegistry::Get(dataset.GetName())
+        .create(dataset, ReadNormalization(dataset), seed);
 }
 
 Partition
-MakePartition(const ScenarioConfig& c, const Dataset& train, uint32_t nodes, uint64_t seed)
+MakePartition(const RegisteredParameters& scheme,
+              const Dataset& train,
+              uint32_t nodes,
+              uint64_t seed)
 {
-    const std::string& kind
-        = c.GetChoice("partition", {"iid", "shards", "dirichlet", "skew", "file"});
-    if (kind == "file")
-    {
-        return ReadPartitionFile(c, nodes, train.Size());
-    }
-    if (kind == "skew")
-    {
-        return PartitionSkew(train, nodes, c.GetDouble("partition.skew", 0.0, 1.0), seed);
-    }
-    if (kind == "iid")
-    {
-        return PartitionIid(train, nodes, seed);
-    }
-    if (kind == "shards")
-    {
-        return PartitionShards(
-            train, nodes, static_cast<uint32_t>(c.GetUint("partition.shards", 1, 1000000)), seed);
-    }
-    return PartitionDirichlet(train, nodes, c.GetDouble("partition.alpha", 1e-9, 1e9), seed);
+    return PartitionRegistry::Get(scheme.GetName()).create(scheme, train, nodes, seed);
 }
 
 void
@@ -206,24 +159,11 @@ LogDataset(const Dataset& train, const Dataset& test, std::ostream& log)
 SharingConfig
 ReadSharing(const ScenarioConfig& c, uint32_t rounds)
 {
+    const RegisteredParameters algorithm = ReadRegistered<AlgorithmRegistration>(c, "algorithm");
     SharingConfig s;
-    s.algorithm = c.GetChoice("algorithm", KnownAlgorithms());
+    s.algorithm = algorithm.GetName();
     s.trainingRounds = rounds;
-    try
-    {
-        for (const auto& key : AlgorithmRegistry::Keys())
-        {
-            key.Check(c.GetString(key.name));
-        }
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw ScenarioError(e.what());
-    }
-    for (const auto& key : AlgorithmRegistry::Get(s.algorithm).keys)
-    {
-        s.parameters[key.name] = c.GetString(key.name);
-    }
+    s.parameters = algorithm.GetValues();
     return s;
 }
 
@@ -343,7 +283,9 @@ ReadPlan(const ScenarioConfig& c)
     plan.seed = c.GetUint("seed", 1, UINT32_MAX);
     plan.topology = ReadTopology(c, plan.nodes);
     TrainingConfig& training = plan.training;
-    training.model = c.GetChoice("model", KnownModels());
+    const RegisteredParameters model = ReadRegistered<ModelRegistration>(c, "model");
+    training.model = model.GetName();
+    training.modelParameters = model.GetValues();
     training.lr = c.GetDouble("lr", 0.0, 1e6);
     training.momentum = c.GetDouble("momentum", 0.0, 1.0);
     training.weightDecay = c.GetDouble("weight_decay", 0.0, 1e6);
@@ -443,24 +385,6 @@ DrawOverlay(const ScenarioPlan& plan)
     return schedule;
 }
 
-/// The files the chosen dataset needs are in `dataset.path` (Fashion-MNIST's four IDX files,
-/// plain or .gz; CIFAR-10's six batches): cheap, unlike loading them.
-void
-CheckDatasetPath(const ScenarioConfig& c)
-{
-    DatasetChoice choice;
-    choice.name = c.GetChoice("dataset", KnownDatasets());
-    choice.path = c.GetString("dataset.path");
-    try
-    {
-        CheckDatasetFiles(choice);
-    }
-    catch (const DatasetError& e)
-    {
-        throw ScenarioError(std::string("dataset.path: ") + e.what());
-    }
-}
-
 /// model.init_file read and checked as a file (its size against the model needs the data).
 std::shared_ptr<const std::vector<float>>
 ReadInitFile(const ScenarioConfig& c)
@@ -477,18 +401,23 @@ ReadInitFile(const ScenarioConfig& c)
 }
 
 /**
- * The scenario's inputs, checked before anything is written or loaded: the normalisation keys,
- * the dataset's files, the partition file (all but the sample range) and the initial parameters'
- * file.
+ * The scenario's inputs, checked before anything is written or loaded: the dataset's and the
+ * partition's keys, the normalisation, the dataset's files, the partition's own input (a
+ * partition file, all but the sample range) and the initial parameters' file.
  */
 void
 CheckInputs(const ScenarioConfig& c, uint32_t nodes)
 {
-    ReadNormalization(c);
-    CheckDatasetPath(c);
-    if (c.GetChoice("partition", {"iid", "shards", "dirichlet", "skew", "file"}) == "file")
+    const RegisteredParameters dataset = ReadRegistered<DatasetRegistration>(c, "dataset");
+    ReadNormalization(dataset);
+    if (const auto& check = DatasetRegistry::Get(dataset.GetName()).check)
     {
-        ReadPartitionFile(c, nodes, SIZE_MAX);
+        check(dataset);
+    }
+    const RegisteredParameters scheme = ReadRegistered<PartitionRegistration>(c, "partition");
+    if (const auto& check = PartitionRegistry::Get(scheme.GetName()).check)
+    {
+        check(scheme, nodes);
     }
     if (!c.GetString("model.init_file").empty())
     {
@@ -599,14 +528,11 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
         log << "model: every learner starts from the " << expected << " parameters in "
             << c.GetString("model.init_file") << " (model.same_init does not apply)" << std::endl;
     }
-    Partition partition = MakePartition(c, *data.train, plan.nodes, plan.seed);
-    if (c.GetString("partition") == "file")
+    const RegisteredParameters scheme = ReadRegistered<PartitionRegistration>(c, "partition");
+    Partition partition = MakePartition(scheme, *data.train, plan.nodes, plan.seed);
+    if (const auto& describe = PartitionRegistry::Get(scheme.GetName()).describe)
     {
-        PartitionCoverage coverage = CoverageOf(partition, data.train->Size());
-        log << "partition: " << coverage.entries << " (node, sample) pairs from "
-            << c.GetString("partition.file") << "; " << coverage.shared
-            << " training samples held by more than one node, " << coverage.unused << " by none"
-            << std::endl;
+        log << "partition: " << describe(scheme, partition, data.train->Size()) << std::endl;
     }
     WritePartitionCsv(out + "/partition.csv", *data.train, partition);
     for (size_t node = 0; node < partition.size(); ++node)

@@ -7,6 +7,8 @@
 #include "choco-tuning.h"
 
 #include "mixing-weights.h"
+#include "round-schedule.h"
+#include "sparse-selection.h"
 
 #include <algorithm>
 #include <cmath>
@@ -205,78 +207,6 @@ BuildWeights(const std::vector<std::vector<uint32_t>>& nb)
     return w;
 }
 
-/**
- * Top-k by magnitude, ties to the lower index, without sorting. The k-th largest magnitude
- * is found by a radix select on the bit patterns of the magnitudes (for non-negative
- * doubles they order like the values), a byte at a time from the top, each pass keeping
- * only the bucket that holds it; then one pass in index order takes everything above it
- * and the first ties at it. Output is in index order; key and work are d-long scratch.
- * (std::nth_element was about three times slower here and dominated a tuning run.)
- */
-void
-SelectTopK(const double* v,
-           uint32_t d,
-           uint32_t k,
-           uint64_t* key,
-           uint64_t* work,
-           uint32_t* idx,
-           double* val)
-{
-    for (uint32_t e = 0; e < d; ++e)
-    {
-        // NaN has no place in the order; rank it first, like inf.
-        const double mag
-            = std::isnan(v[e]) ? std::numeric_limits<double>::infinity() : std::fabs(v[e]);
-        std::memcpy(&key[e], &mag, sizeof(mag));
-    }
-    std::copy(key, key + d, work);
-    uint64_t* buf = work;
-    uint32_t size = d;
-    uint32_t rank = k; // wanted: the rank-th largest key left in buf
-    for (int shift = 56; shift >= 0 && size > 1; shift -= 8)
-    {
-        uint32_t hist[256] = {};
-        for (uint32_t e = 0; e < size; ++e)
-        {
-            ++hist[(buf[e] >> shift) & 0xFF];
-        }
-        uint32_t bin = 255;
-        while (hist[bin] < rank)
-        {
-            rank -= hist[bin]; // these keys are all larger than the wanted one
-            --bin;
-        }
-        // Branch-free compaction (the test is a coin flip for the branch predictor),
-        // and none at all when every key shares the bucket.
-        if (hist[bin] == size)
-        {
-            continue;
-        }
-        uint32_t kept = 0;
-        for (uint32_t e = 0; e < size; ++e)
-        {
-            const uint64_t b = buf[e];
-            buf[kept] = b;
-            kept += ((b >> shift) & 0xFF) == bin;
-        }
-        size = kept;
-    }
-    // All keys left are equal to the threshold, and exactly k - rank keys are larger,
-    // so rank ties at the threshold are taken, lowest indices first.
-    const uint64_t threshold = buf[0];
-    uint32_t ties = rank;
-    uint32_t m = 0;
-    for (uint32_t e = 0; e < d && m < k; ++e)
-    {
-        // Branch-free as above: always write slot m, advance only when taken.
-        const bool tie = key[e] == threshold && ties > 0;
-        ties -= tie;
-        idx[m] = e;
-        val[m] = v[e];
-        m += (key[e] > threshold) | tie;
-    }
-}
-
 /// Number of entries kept: round(alpha * d), but at least one, or nothing would ever be sent.
 uint32_t
 KeptEntries(const ChocoTuningSpec& spec)
@@ -294,7 +224,6 @@ class Compressor
   public:
     explicit Compressor(const ChocoTuningSpec& spec)
         : m_randomK(spec.compression == "randomk"), m_k(KeptEntries(spec)), m_order(spec.dimension),
-          m_key(spec.dimension), m_work(spec.dimension),
           m_rng(DeriveSeed(spec.seed, kCompressStream))
     {
         std::iota(m_order.begin(), m_order.end(), 0u);
@@ -305,8 +234,8 @@ class Compressor
         return m_k;
     }
 
-    /// Compress v (length d) into idx/val (length k each).
-    void Compress(const double* v, uint32_t* idx, double* val)
+    /// Compress v (length d) into idx/val (length k each); top-k orders ties by `tieSeed`.
+    void Compress(const double* v, uint64_t tieSeed, uint32_t* idx, double* val)
     {
         const uint32_t d = m_order.size();
         if (m_k == d)
@@ -334,7 +263,12 @@ class Compressor
         }
         else
         {
-            SelectTopK(v, d, m_k, m_key.data(), m_work.data(), idx, val);
+            // The operator a run of CHOCO-SGD selects with, ties included.
+            m_topK.SelectLargestMagnitudes(v, d, m_k, tieSeed, idx);
+            for (uint32_t m = 0; m < m_k; ++m)
+            {
+                val[m] = v[idx[m]];
+            }
             return;
         }
         for (uint32_t m = 0; m < m_k; ++m)
@@ -348,8 +282,7 @@ class Compressor
     bool m_randomK;
     uint32_t m_k;
     std::vector<uint32_t> m_order;
-    std::vector<uint64_t> m_key;  ///< bit patterns of the magnitudes
-    std::vector<uint64_t> m_work; ///< radix select scratch
+    TopKSelector<double> m_topK;
     std::mt19937_64 m_rng;
 };
 
@@ -436,6 +369,13 @@ Simulate(const ChocoTuningSpec& spec,
     std::vector<uint32_t> qIdx(n * k);
     std::vector<double> qVal(n * k);
 
+    // Top-k's ties are ordered as in a run: by node i's seed plus the round (from 1).
+    std::vector<uint64_t> tieSeeds(n);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        tieSeeds[i] = ns3::DeriveSeed(spec.seed, static_cast<uint32_t>(i), SeedUse::ChocoSelection);
+    }
+
     std::vector<double> errors;
     errors.reserve(spec.iterations + 1);
     errors.push_back(ConsensusError(x, mean, n));
@@ -450,7 +390,10 @@ Simulate(const ChocoTuningSpec& spec,
             {
                 diff[e] = xi[e] - hi[e];
             }
-            compressor.Compress(diff.data(), qIdx.data() + i * k, qVal.data() + i * k);
+            compressor.Compress(diff.data(),
+                                tieSeeds[i] + t + 1,
+                                qIdx.data() + i * k,
+                                qVal.data() + i * k);
         }
         for (std::size_t i = 0; i < n; ++i)
         {
@@ -547,24 +490,6 @@ DefaultChocoGammaGrid()
     }
     grid.back() = 1.0; // exact, so that alpha = 1 can pick plain gossip's gamma = 1
     return grid;
-}
-
-std::vector<uint32_t>
-ChocoTopKIndices(const std::vector<double>& v, uint32_t k)
-{
-    if (k == 0 || k > v.size())
-    {
-        std::ostringstream what;
-        what << "ChocoTopKIndices: k must be in [1, " << v.size() << "], got " << k;
-        throw std::invalid_argument(what.str());
-    }
-    const uint32_t d = v.size();
-    std::vector<uint64_t> key(d);
-    std::vector<uint64_t> work(d);
-    std::vector<uint32_t> idx(k);
-    std::vector<double> val(k);
-    SelectTopK(v.data(), d, k, key.data(), work.data(), idx.data(), val.data());
-    return idx;
 }
 
 std::vector<std::vector<double>>

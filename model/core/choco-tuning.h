@@ -94,13 +94,6 @@ std::vector<double> RunChocoGossip(const ChocoTuningSpec& spec,
                                    double gamma,
                                    std::vector<std::vector<double>>* finalX = nullptr);
 
-/**
- * The top-k compression's choice (exposed for tests): indices of the k entries of v with the
- * largest magnitudes, ties to the lower index, NaN ranked like inf; in increasing order.
- * \throws std::invalid_argument unless 1 <= k <= v.size().
- */
-std::vector<uint32_t> ChocoTopKIndices(const std::vector<double>& v, uint32_t k);
-
 /// The start vectors every run uses (exposed for tests): start[i] is node i's vector.
 std::vector<std::vector<double>> ChocoStartVectors(const ChocoTuningSpec& spec);
 

@@ -2,14 +2,18 @@
 /*
  * dlsim: an ns-3 module for decentralized learning.
  *
- * The datasets a scenario or program can name, and loading one by name.
+ * The datasets a scenario or program can name (the registry of datasets), and loading one by
+ * name.
  */
 #ifndef DLSIM_DATASET_CATALOG_H
 #define DLSIM_DATASET_CATALOG_H
 
 #include "idx-reader.h"
+#include "registry.h"
 #include "synthetic-dataset.h"
 
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,12 +29,57 @@ struct DatasetChoice
     /// How pixels become inputs. Synthetic data is generated as inputs already: Dataset and None
     /// leave it as it is, Fixed applies the given values to it.
     Normalization normalization;
+    /// Values of the dataset's keys (see DatasetRegistration), over the fields above.
+    std::map<std::string, std::string> parameters;
 };
 
-/// The names accepted by the `dataset` key: fashion-mnist, cifar10 and synthetic.
+/**
+ * Everything dlsim knows about one dataset: the value of the `dataset` key, its keys (in the
+ * order scenarios and `--help` list them), a line of help, its channels and its loader. A
+ * dataset registered by a program (DLSIM_REGISTER_DATASET) is selectable by name like dlsim's
+ * own. Every dataset takes the normalisation keys (NormalizationKeys()), which the runner turns
+ * into the Normalization it loads with.
+ */
+struct DatasetRegistration
+{
+    static constexpr const char* kKind = "dataset";
+    /// dlsim's own datasets: fashion-mnist, cifar10, synthetic (see Registry).
+    static std::vector<DatasetRegistration> Builtins();
+
+    std::string name;
+    std::vector<AlgorithmKey> keys;
+    /// What it is, for `--help` and the `dataset` key's help.
+    std::string help;
+    /// Image channels (for the normalisation keys' per-channel values before loading).
+    uint32_t channels = 1;
+    /// Load it. `seed` is the run's seed (for generated data).
+    std::function<DatasetSplit(
+        const RegisteredParameters& parameters, const Normalization& normalization, uint64_t seed)>
+        create;
+    /// Optional: throw DatasetError naming the first input file that is missing; cheap, for the
+    /// checks before a run.
+    std::function<void(const RegisteredParameters& parameters)> check;
+    /// Optional, for the datasets that predate the registry: their keys' values from the typed
+    /// fields of DatasetChoice, so that programs setting those fields keep working.
+    std::function<void(const DatasetChoice& choice, std::map<std::string, std::string>& values)>
+        fromChoice;
+};
+
+using DatasetRegistry = Registry<DatasetRegistration>;
+
+/// The keys every dataset takes: dataset.normalize, dataset.mean, dataset.std.
+std::vector<AlgorithmKey> NormalizationKeys();
+
+/**
+ * The normalisation the keys of NormalizationKeys() describe for a dataset of `channels`
+ * channels. Throws ConfigValueError naming the key when fixed values do not fit the channels.
+ */
+Normalization NormalizationOf(const RegisteredParameters& parameters, uint32_t channels);
+
+/// The names accepted by the `dataset` key (the registered datasets).
 std::vector<std::string> KnownDatasets();
 
-/// The number of image channels of a known dataset: 3 for cifar10, 1 for the others.
+/// The number of image channels of a registered dataset: 3 for cifar10, 1 for the others.
 uint32_t DatasetChannels(const std::string& name);
 
 /**
@@ -44,5 +93,8 @@ void CheckDatasetFiles(const DatasetChoice& choice);
 DatasetSplit LoadDataset(const DatasetChoice& choice);
 
 } // namespace ns3
+
+/// Register the dataset `function()` describes (see DLSIM_REGISTER in registry.h).
+#define DLSIM_REGISTER_DATASET(function) DLSIM_REGISTER(DatasetRegistration, function)
 
 #endif // DLSIM_DATASET_CATALOG_H

@@ -83,8 +83,12 @@ Learner::Learner(const TrainingConfig& config,
         d.order[i] = static_cast<uint32_t>(i);
     }
     torch::manual_seed(initSeed);
-    d.model = MakeModel(
-        config.model, d.train->channels, d.train->height, d.train->width, d.train->numClasses);
+    d.model = MakeModel(config.model,
+                        d.train->channels,
+                        d.train->height,
+                        d.train->width,
+                        d.train->numClasses,
+                        config.modelParameters);
     d.parameters = d.model->parameters();
     for (const auto& p : d.parameters)
     {
@@ -237,10 +241,14 @@ UseSingleThreadedTorch()
 }
 
 size_t
-CountModelParameters(
-    const std::string& name, int64_t channels, int64_t height, int64_t width, int64_t classes)
+CountModelParameters(const std::string& name,
+                     int64_t channels,
+                     int64_t height,
+                     int64_t width,
+                     int64_t classes,
+                     const std::map<std::string, std::string>& parameters)
 {
-    torch::nn::Sequential model = MakeModel(name, channels, height, width, classes);
+    torch::nn::Sequential model = MakeModel(name, channels, height, width, classes, parameters);
     size_t count = 0;
     for (const auto& p : model->parameters())
     {

@@ -8,11 +8,23 @@
 #define DLSIM_LEARNER_H
 
 #include "dataset.h"
+#include "registry.h"
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
+
+// Declared only: this header stays free of torch (see Learner).
+namespace torch
+{
+namespace nn
+{
+class Sequential;
+} // namespace nn
+} // namespace torch
 
 namespace ns3
 {
@@ -21,6 +33,8 @@ namespace ns3
 struct TrainingConfig
 {
     std::string model = "gn-lenet";
+    /// Values of the model's keys (see ModelRegistration); the others keep their defaults.
+    std::map<std::string, std::string> modelParameters;
     double lr = 0.01;
     double momentum = 0.0;
     double weightDecay = 0.0;
@@ -85,13 +99,54 @@ class Learner
     std::unique_ptr<Impl> m_impl;
 };
 
-/// The names accepted by the `model` key (see MakeModel in nn-models.h).
+/// The input and output shape a model is built for: channels x height x width, `classes`.
+struct ModelShape
+{
+    int64_t channels = 1;
+    int64_t height = 28;
+    int64_t width = 28;
+    int64_t classes = 10;
+};
+
+/**
+ * Everything dlsim knows about one model: the value of the `model` key, its keys (in the order
+ * scenarios and `--help` list them), a line of help and its factory. A model registered by a
+ * program (DLSIM_REGISTER_MODEL, in a file that includes nn-models.h) is selectable by name like
+ * dlsim's own.
+ */
+struct ModelRegistration
+{
+    static constexpr const char* kKind = "model";
+    /// dlsim's own models: logistic, mlp, gn-lenet (see Registry; defined in nn-models.cc).
+    static std::vector<ModelRegistration> Builtins();
+
+    std::string name;
+    std::vector<AlgorithmKey> keys;
+    /// What it is, for `--help` and the `model` key's help.
+    std::string help;
+    /**
+     * Build the model, its parameters registered in the order Learner::GetParameters flattens
+     * them, initialised from torch's global generator; throws std::invalid_argument for a shape
+     * it cannot take.
+     */
+    std::function<torch::nn::Sequential(const RegisteredParameters& parameters,
+                                        const ModelShape& shape)>
+        create;
+};
+
+using ModelRegistry = Registry<ModelRegistration>;
+
+/// The names accepted by the `model` key (the registered models).
 std::vector<std::string> KnownModels();
 
 /// The number of parameters of model `name` for channels x height x width inputs and `classes`
 /// outputs (see MakeModel in nn-models.h). Builds the model once, drawing from torch's generator.
-size_t CountModelParameters(
-    const std::string& name, int64_t channels, int64_t height, int64_t width, int64_t classes);
+size_t CountModelParameters(const std::string& name,
+                            int64_t channels,
+                            int64_t height,
+                            int64_t width,
+                            int64_t classes,
+                            const std::map<std::string, std::string>& parameters = {});
 
 /**
  * Read a parameter file: float32 values, little-endian, one after the other and nothing else, in
@@ -113,5 +168,8 @@ void WriteParameterFile(const std::string& path, const std::vector<float>& param
 void UseSingleThreadedTorch();
 
 } // namespace ns3
+
+/// Register the model `function()` describes (see DLSIM_REGISTER in registry.h).
+#define DLSIM_REGISTER_MODEL(function) DLSIM_REGISTER(ModelRegistration, function)
 
 #endif // DLSIM_LEARNER_H

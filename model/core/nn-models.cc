@@ -4,8 +4,6 @@
  */
 #include "nn-models.h"
 
-#include "learner.h"
-
 #include <stdexcept>
 
 namespace ns3
@@ -14,7 +12,7 @@ namespace ns3
 std::vector<std::string>
 KnownModels()
 {
-    return {"logistic", "mlp", "gn-lenet"};
+    return ModelRegistry::Names();
 }
 
 namespace
@@ -30,47 +28,81 @@ AddGnStage(torch::nn::Sequential& seq, int64_t in, int64_t out)
     seq->push_back(torch::nn::ReLU());
 }
 
-} // namespace
-
-torch::nn::Sequential
-MakeModel(const std::string& name, int64_t channels, int64_t height, int64_t width, int64_t classes)
+ModelRegistration
+Logistic()
 {
-    const int64_t inputs = channels * height * width;
-    torch::nn::Sequential seq;
-    if (name == "logistic")
+    ModelRegistration r;
+    r.name = "logistic";
+    r.help = "one linear layer";
+    r.create = [](const RegisteredParameters&, const ModelShape& s)
     {
+        torch::nn::Sequential seq;
         seq->push_back(torch::nn::Flatten());
-        seq->push_back(torch::nn::Linear(inputs, classes));
-    }
-    else if (name == "mlp")
+        seq->push_back(torch::nn::Linear(s.channels * s.height * s.width, s.classes));
+        return seq;
+    };
+    return r;
+}
+
+ModelRegistration
+Mlp()
+{
+    ModelRegistration r;
+    r.name = "mlp";
+    r.help = "two linear layers, 128 hidden ReLU units";
+    r.create = [](const RegisteredParameters&, const ModelShape& s)
     {
+        torch::nn::Sequential seq;
         seq->push_back(torch::nn::Flatten());
-        seq->push_back(torch::nn::Linear(inputs, 128));
+        seq->push_back(torch::nn::Linear(s.channels * s.height * s.width, 128));
         seq->push_back(torch::nn::ReLU());
-        seq->push_back(torch::nn::Linear(128, classes));
-    }
-    else if (name == "gn-lenet")
+        seq->push_back(torch::nn::Linear(128, s.classes));
+        return seq;
+    };
+    return r;
+}
+
+ModelRegistration
+GnLenet()
+{
+    ModelRegistration r;
+    r.name = "gn-lenet";
+    r.help = "the JWINS paper's LeNet with GroupNorm: three conv stages, one linear layer";
+    r.create = [](const RegisteredParameters&, const ModelShape& s)
     {
-        if (height < 8 || width < 8)
+        if (s.height < 8 || s.width < 8)
         {
             throw std::invalid_argument("model gn-lenet needs images of at least 8x8 pixels");
         }
-        AddGnStage(seq, channels, 32);
+        torch::nn::Sequential seq;
+        AddGnStage(seq, s.channels, 32);
         AddGnStage(seq, 32, 32);
         AddGnStage(seq, 32, 64);
         seq->push_back(torch::nn::Flatten());
-        seq->push_back(torch::nn::Linear(64 * (height / 8) * (width / 8), classes));
-    }
-    else
-    {
-        std::string known;
-        for (const auto& m : KnownModels())
-        {
-            known += (known.empty() ? "" : ", ") + m;
-        }
-        throw std::invalid_argument("unknown model '" + name + "' (known: " + known + ")");
-    }
-    return seq;
+        seq->push_back(torch::nn::Linear(64 * (s.height / 8) * (s.width / 8), s.classes));
+        return seq;
+    };
+    return r;
+}
+
+} // namespace
+
+std::vector<ModelRegistration>
+ModelRegistration::Builtins()
+{
+    return {Logistic(), Mlp(), GnLenet()};
+}
+
+torch::nn::Sequential
+MakeModel(const std::string& name,
+          int64_t channels,
+          int64_t height,
+          int64_t width,
+          int64_t classes,
+          const std::map<std::string, std::string>& parameters)
+{
+    return ModelRegistry::Get(name).create(ModelRegistry::Parameters(name, parameters),
+                                           ModelShape{channels, height, width, classes});
 }
 
 double

@@ -7,6 +7,9 @@
 #ifndef DLSIM_NN_MODELS_H
 #define DLSIM_NN_MODELS_H
 
+#include "learner.h"
+
+#include <map>
 #include <string>
 #include <torch/nn.h>
 #include <vector>
@@ -15,7 +18,9 @@ namespace ns3
 {
 
 /**
- * Build a model for inputs of shape channels x height x width and `classes` outputs:
+ * Build registered model `name` (see ModelRegistration in learner.h) for inputs of shape
+ * channels x height x width and `classes` outputs, its keys set from `parameters` (defaults for
+ * the others). dlsim's own models:
  * - "logistic": a single linear layer;
  * - "mlp": linear(in, 128), ReLU, linear(128, classes);
  * - "gn-lenet": the GN-LeNet of the JWINS paper: three times conv 5x5 (32, 32, 64 channels,
@@ -27,10 +32,15 @@ namespace ns3
  * Parameters are registered layer by layer (weight, then bias), the order of PyTorch's
  * model.parameters() for the same layers declared in the same order.
  * Parameters are initialised from torch's global generator: seed it first.
- * Throws std::invalid_argument for an unknown name or a shape the model cannot take.
+ * Throws std::invalid_argument for an unknown name, a bad key value or a shape the model cannot
+ * take.
  */
-torch::nn::Sequential MakeModel(
-    const std::string& name, int64_t channels, int64_t height, int64_t width, int64_t classes);
+torch::nn::Sequential MakeModel(const std::string& name,
+                                int64_t channels,
+                                int64_t height,
+                                int64_t width,
+                                int64_t classes,
+                                const std::map<std::string, std::string>& parameters = {});
 
 /**
  * Forward-pass floating point operations for one sample: 2 per multiply-accumulate of every

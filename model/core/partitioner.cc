@@ -4,6 +4,8 @@
  */
 #include "partitioner.h"
 
+#include "csv-rows.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -286,6 +288,100 @@ CoverageOf(const Partition& partition, size_t samples)
         coverage.unused += h == 0 ? 1 : 0;
     }
     return coverage;
+}
+
+Partition
+ReadPartitionFile(const std::string& key, const std::string& path, uint32_t nodes, size_t samples)
+{
+    if (path.empty())
+    {
+        throw ConfigValueError(key
+                               + ": partition = file needs a CSV file with lines 'node,sample'");
+    }
+    std::vector<PartitionEntry> entries;
+    for (const CsvRow& row : ReadCsvRows(key, path, "node", 2))
+    {
+        PartitionEntry entry;
+        entry.node = ParseIndex(row.where, row.fields[0], UINT32_MAX);
+        entry.sample = ParseIndex(row.where, row.fields[1], UINT32_MAX);
+        entry.where = row.where;
+        entries.push_back(std::move(entry));
+    }
+    return PartitionFromEntries(entries, nodes, samples, key + " " + path);
+}
+
+std::vector<PartitionRegistration>
+PartitionRegistration::Builtins()
+{
+    PartitionRegistration iid;
+    iid.name = "iid";
+    iid.help = "shuffled, then dealt in equal parts";
+    iid.create
+        = [](const RegisteredParameters&, const Dataset& train, uint32_t nodes, uint64_t seed)
+    {
+        return PartitionIid(train, nodes, seed);
+    };
+
+    PartitionRegistration shards;
+    shards.name = "shards";
+    shards.keys = {AlgorithmKey::WholeNumber(
+        "partition.shards", "2", 1, 1000000, "shards per node for partition = shards")};
+    shards.help = "label-sorted shards, partition.shards per node";
+    shards.create
+        = [](const RegisteredParameters& p, const Dataset& train, uint32_t nodes, uint64_t seed)
+    {
+        return PartitionShards(
+            train, nodes, static_cast<uint32_t>(p.GetUint("partition.shards")), seed);
+    };
+
+    PartitionRegistration dirichlet;
+    dirichlet.name = "dirichlet";
+    dirichlet.keys = {AlgorithmKey::Number(
+        "partition.alpha", "1.0", 1e-9, 1e9, "concentration for partition = dirichlet")};
+    dirichlet.help = "per-class label skew drawn from Dirichlet with partition.alpha";
+    dirichlet.create
+        = [](const RegisteredParameters& p, const Dataset& train, uint32_t nodes, uint64_t seed)
+    {
+        return PartitionDirichlet(train, nodes, p.GetDouble("partition.alpha"), seed);
+    };
+
+    PartitionRegistration skew;
+    skew.name = "skew";
+    skew.keys = {AlgorithmKey::Number(
+        "partition.skew", "0.8", 0.0, 1.0, "fraction label-sorted for partition = skew")};
+    skew.help = "a fraction partition.skew label-sorted, the rest IID";
+    skew.create
+        = [](const RegisteredParameters& p, const Dataset& train, uint32_t nodes, uint64_t seed)
+    {
+        return PartitionSkew(train, nodes, p.GetDouble("partition.skew"), seed);
+    };
+
+    PartitionRegistration file;
+    file.name = "file";
+    file.keys = {AlgorithmKey::Text("partition.file",
+                                    "",
+                                    "CSV 'node,sample' for partition = file: each node's training "
+                                    "samples (0-based, in the dataset's file order)")};
+    file.help = "each node's samples from the CSV partition.file";
+    file.create = [](const RegisteredParameters& p, const Dataset& train, uint32_t nodes, uint64_t)
+    {
+        return ReadPartitionFile(
+            "partition.file", p.GetString("partition.file"), nodes, train.Size());
+    };
+    // SIZE_MAX: everything but the sample range, which needs the data.
+    file.check = [](const RegisteredParameters& p, uint32_t nodes)
+    {
+        ReadPartitionFile("partition.file", p.GetString("partition.file"), nodes, SIZE_MAX);
+    };
+    file.describe = [](const RegisteredParameters& p, const Partition& partition, size_t samples)
+    {
+        PartitionCoverage coverage = CoverageOf(partition, samples);
+        return std::to_string(coverage.entries) + " (node, sample) pairs from "
+               + p.GetString("partition.file") + "; " + std::to_string(coverage.shared)
+               + " training samples held by more than one node, " + std::to_string(coverage.unused)
+               + " by none";
+    };
+    return {iid, shards, dirichlet, skew, file};
 }
 
 } // namespace ns3

@@ -2,14 +2,17 @@
 /*
  * dlsim: an ns-3 module for decentralized learning.
  *
- * Seeded ways of dealing a training set out to the nodes.
+ * Seeded ways of dealing a training set out to the nodes, and the registry of partition
+ * schemes the `partition` key names.
  */
 #ifndef DLSIM_PARTITIONER_H
 #define DLSIM_PARTITIONER_H
 
 #include "dataset.h"
+#include "registry.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -77,6 +80,51 @@ struct PartitionCoverage
 
 PartitionCoverage CoverageOf(const Partition& partition, size_t samples);
 
+/**
+ * Everything dlsim knows about one partition scheme: the value of the `partition` key, its keys
+ * (in the order scenarios and `--help` list them), a line of help, and its factory. A scheme
+ * registered by a program (DLSIM_REGISTER_PARTITION) is selectable by name like dlsim's own.
+ */
+struct PartitionRegistration
+{
+    static constexpr const char* kKind = "partition";
+    /// dlsim's own schemes: iid, shards, dirichlet, skew, file (see Registry).
+    static std::vector<PartitionRegistration> Builtins();
+
+    std::string name;
+    std::vector<AlgorithmKey> keys;
+    /// What it does, for `--help` and the `partition` key's help.
+    std::string help;
+    /// Deal `train` out to `nodes` nodes; every node needs at least one sample.
+    std::function<Partition(const RegisteredParameters& parameters,
+                            const Dataset& train,
+                            uint32_t nodes,
+                            uint64_t seed)>
+        create;
+    /// Optional: check the scheme's own input (a file) before any data is loaded, so that a
+    /// run fails before it writes anything.
+    std::function<void(const RegisteredParameters& parameters, uint32_t nodes)> check;
+    /// Optional: a line for the run's log about the partition made (where it came from).
+    std::function<std::string(
+        const RegisteredParameters& parameters, const Partition& partition, size_t samples)>
+        describe;
+};
+
+using PartitionRegistry = Registry<PartitionRegistration>;
+
+/**
+ * The rows 'node,sample' of the CSV file `path` (named by scenario key `key`) as a partition of
+ * `samples` training samples over `nodes` nodes (see PartitionFromEntries). Throws
+ * ConfigValueError or DatasetError naming the key, the file and the line.
+ */
+Partition ReadPartitionFile(const std::string& key,
+                            const std::string& path,
+                            uint32_t nodes,
+                            size_t samples);
+
 } // namespace ns3
+
+/// Register the partition scheme `function()` describes (see DLSIM_REGISTER in registry.h).
+#define DLSIM_REGISTER_PARTITION(function) DLSIM_REGISTER(PartitionRegistration, function)
 
 #endif // DLSIM_PARTITIONER_H

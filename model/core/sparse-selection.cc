@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <numeric>
 
 namespace ns3
@@ -30,29 +32,158 @@ Mix(uint64_t z)
     return z ^ (z >> 31);
 }
 
+/**
+ * An unsigned integer that orders like x: positive numbers order like their bit patterns, and
+ * setting the sign bit puts them above the negative ones, whose patterns order backwards and
+ * are therefore inverted. Equal scores give equal keys: -0 becomes +0, and NaN, which has no
+ * place in the order, ranks with +inf.
+ */
+template<typename T, typename Key>
+Key
+OrderedKey(T x)
+{
+    if (std::isnan(x))
+    {
+        x = std::numeric_limits<T>::infinity();
+    }
+    if (x == 0)
+    {
+        x = 0;
+    }
+    Key bits;
+    std::memcpy(&bits, &x, sizeof(x));
+    constexpr Key sign = Key(1) << (sizeof(Key) * 8 - 1);
+    return (bits & sign) ? ~bits : (bits | sign);
+}
+
 } // namespace
+
+template<typename T>
+void
+TopKSelector<T>::Select(const T* scores, uint32_t n, uint32_t k, uint64_t tieSeed, uint32_t* out)
+{
+    m_key.resize(n);
+    for (uint32_t e = 0; e < n; ++e)
+    {
+        m_key[e] = OrderedKey<T, Key>(scores[e]);
+    }
+    SelectOnKeys(n, k, tieSeed, out);
+}
+
+template<typename T>
+void
+TopKSelector<T>::SelectLargestMagnitudes(
+    const T* values, uint32_t n, uint32_t k, uint64_t tieSeed, uint32_t* out)
+{
+    m_key.resize(n);
+    for (uint32_t e = 0; e < n; ++e)
+    {
+        m_key[e] = OrderedKey<T, Key>(std::fabs(values[e]));
+    }
+    SelectOnKeys(n, k, tieSeed, out);
+}
+
+template<typename T>
+void
+TopKSelector<T>::SelectOnKeys(uint32_t n, uint32_t k, uint64_t tieSeed, uint32_t* out)
+{
+    if (k >= n)
+    {
+        std::iota(out, out + n, 0u);
+        return;
+    }
+    if (k == 0)
+    {
+        return;
+    }
+    // Radix select: each pass keeps only the bucket (of the next byte down) that holds the
+    // k-th largest key.
+    m_work.assign(m_key.begin(), m_key.begin() + n);
+    Key* buf = m_work.data();
+    uint32_t size = n;
+    uint32_t rank = k; // wanted: the rank-th largest key left in buf
+    for (int shift = static_cast<int>(sizeof(Key)) * 8 - 8; shift >= 0 && size > 1; shift -= 8)
+    {
+        uint32_t hist[256] = {};
+        for (uint32_t e = 0; e < size; ++e)
+        {
+            ++hist[(buf[e] >> shift) & 0xFF];
+        }
+        uint32_t bin = 255;
+        while (hist[bin] < rank)
+        {
+            rank -= hist[bin]; // these keys are all larger than the wanted one
+            --bin;
+        }
+        if (hist[bin] == size)
+        {
+            continue; // every key shares the bucket: nothing to drop
+        }
+        // Branch-free compaction: the test is a coin flip for the branch predictor.
+        uint32_t kept = 0;
+        for (uint32_t e = 0; e < size; ++e)
+        {
+            const Key b = buf[e];
+            buf[kept] = b;
+            kept += ((b >> shift) & 0xFF) == bin;
+        }
+        size = kept;
+    }
+    // The `size` keys left are all the keys equal to the threshold; k - rank keys are larger,
+    // and `rank` of the ties are taken.
+    const Key threshold = buf[0];
+    const Key* key = m_key.data();
+    uint32_t m = 0;
+    if (rank == size)
+    {
+        // Every tie is taken, so their order does not matter (the usual case: one tie).
+        for (uint32_t e = 0; e < n && m < k; ++e)
+        {
+            out[m] = e;
+            m += key[e] >= threshold;
+        }
+        return;
+    }
+    const uint64_t salt = Mix(tieSeed);
+    m_ties.clear();
+    for (uint32_t e = 0; e < n; ++e)
+    {
+        if (key[e] == threshold)
+        {
+            m_ties.emplace_back(Mix(e ^ salt), e);
+        }
+    }
+    std::nth_element(m_ties.begin(), m_ties.begin() + rank, m_ties.end());
+    m_ties.resize(rank);
+    std::sort(m_ties.begin(),
+              m_ties.end(),
+              [](const auto& a, const auto& b) { return a.second < b.second; });
+    uint32_t t = 0;
+    for (uint32_t e = 0; e < n && m < k; ++e)
+    {
+        if (key[e] > threshold)
+        {
+            out[m++] = e;
+        }
+        else if (t < rank && m_ties[t].second == e)
+        {
+            out[m++] = e;
+            ++t;
+        }
+    }
+}
+
+template class TopKSelector<float>;
+template class TopKSelector<double>;
 
 std::vector<uint32_t>
 TopKIndices(const std::vector<float>& scores, uint32_t k, uint64_t tieSeed)
 {
-    std::vector<uint32_t> order(scores.size());
-    std::iota(order.begin(), order.end(), 0u);
-    k = std::min<uint32_t>(k, static_cast<uint32_t>(scores.size()));
-    const uint64_t salt = Mix(tieSeed);
-    auto better = [&scores, salt](uint32_t a, uint32_t b)
-    {
-        if (scores[a] != scores[b])
-        {
-            return scores[a] > scores[b];
-        }
-        uint64_t ha = Mix(a ^ salt);
-        uint64_t hb = Mix(b ^ salt);
-        return ha < hb || (ha == hb && a < b);
-    };
-    std::nth_element(order.begin(), order.begin() + k, order.end(), better);
-    order.resize(k);
-    std::sort(order.begin(), order.end());
-    return order;
+    const auto n = static_cast<uint32_t>(scores.size());
+    std::vector<uint32_t> out(std::min(k, n));
+    TopKSelector<float> selector;
+    selector.Select(scores.data(), n, static_cast<uint32_t>(out.size()), tieSeed, out.data());
+    return out;
 }
 
 std::vector<uint32_t>

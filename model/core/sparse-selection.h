@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <random>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -22,9 +24,41 @@ uint32_t SelectionSize(double alpha, size_t length);
  * codec wants). Equal scores are ordered by a hash of (index, tieSeed): a fixed order (say,
  * lowest index first) would make every node pick the same entries whenever scores tie, e.g.
  * all zero without training, and starve the others forever. Give each node and round its own
- * tieSeed.
+ * tieSeed. -0 and +0 are equal scores; NaN ranks with +inf.
  */
 std::vector<uint32_t> TopKIndices(const std::vector<float>& scores, uint32_t k, uint64_t tieSeed);
+
+/**
+ * The top-k operator behind TopKIndices, with its scratch kept across calls for callers that
+ * select many times (the CHOCO step-size tuner), for float or double scores. One operator, so
+ * that the tuner tunes the selection a run makes. It finds the k-th largest score by a radix
+ * select on order-preserving bit patterns of the scores, a byte at a time from the top (about
+ * three times faster than std::nth_element on an index array), then orders only the entries
+ * tied at that score by the hash of (index, tieSeed).
+ */
+template<typename T>
+class TopKSelector
+{
+  public:
+    /// Writes the indices of the k largest of scores[0, n) to out[0, k), ascending; k <= n.
+    void Select(const T* scores, uint32_t n, uint32_t k, uint64_t tieSeed, uint32_t* out);
+    /// The same on |values[i]|.
+    void SelectLargestMagnitudes(
+        const T* values, uint32_t n, uint32_t k, uint64_t tieSeed, uint32_t* out);
+
+    /// Same-size unsigned integers that order like the scores.
+    using Key = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+
+  private:
+    void SelectOnKeys(uint32_t n, uint32_t k, uint64_t tieSeed, uint32_t* out);
+
+    std::vector<Key> m_key;
+    std::vector<Key> m_work;
+    std::vector<std::pair<uint64_t, uint32_t>> m_ties; ///< (hash, index) of the tied entries
+};
+
+extern template class TopKSelector<float>;
+extern template class TopKSelector<double>;
 
 /// k distinct indices of [0, length) drawn uniformly, ascending.
 std::vector<uint32_t> RandomKIndices(std::mt19937_64& rng, uint32_t k, size_t length);

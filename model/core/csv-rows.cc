@@ -4,8 +4,6 @@
  */
 #include "csv-rows.h"
 
-#include "random-variable-spec.h"
-
 #include <algorithm>
 #include <cerrno>
 #include <cmath>

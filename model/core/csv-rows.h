@@ -2,7 +2,8 @@
 /*
  * dlsim: an ns-3 module for decentralized learning.
  *
- * The rows of the small CSV files users give (link, access, region and assignment files).
+ * The rows of the small CSV files users give (link, access, region, assignment and partition
+ * files). Part of the learning core, without ns-3, since partition files are read there.
  */
 #ifndef DLSIM_CSV_ROWS_H
 #define DLSIM_CSV_ROWS_H
@@ -10,11 +11,19 @@
 #include <cstdint>
 #include <functional>
 #include <istream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
+
+/// A user-given value that cannot be used; the message names the key it came from.
+class ConfigValueError : public std::invalid_argument
+{
+  public:
+    using std::invalid_argument::invalid_argument;
+};
 
 /// One data row: its fields (trimmed) and where it stands, e.g. "access.file hosts.csv:3".
 struct CsvRow

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * What every registry of dlsim (algorithms, datasets, models, partitions) has in common: the
+ * keys a registration declares (type, default, range, help) and how their values are checked,
+ * the checked values a factory reads, and the list of registrations itself. The runner's key
+ * table, `--help` and the checks of the keys read the registrations, so nothing else lists
+ * the names or the keys.
+ */
+#ifndef DLSIM_REGISTRY_H
+#define DLSIM_REGISTRY_H
+
+#include "value-text.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// What kind of value a key takes, which decides how its value is checked.
+enum class KeyType
+{
+    Number,      ///< a decimal number in [min, max]
+    WholeNumber, ///< a whole number in [min, max]
+    Bool,        ///< true/false (also 1/0, yes/no, on/off)
+    Choice,      ///< one of `choices`
+    NumberList,  ///< "[a, b, ...]" (or one bare number), every number in [min, max]
+    Text,        ///< anything
+};
+
+/**
+ * One key of a registration (an algorithm, dataset, model or partition), as scenarios write it:
+ * "topk.alpha" is `alpha` in section [topk]. The name predates the other registries.
+ */
+struct AlgorithmKey
+{
+    std::string name;
+    KeyType type = KeyType::Text;
+    std::string defaultValue;
+    double min = 0.0;                 ///< Number, WholeNumber, NumberList: smallest value allowed
+    double max = 0.0;                 ///< ... and the largest
+    std::vector<std::string> choices; ///< Choice: the values allowed
+    /// Number: "auto" is accepted too, and the registration's `resolve` replaces it before the
+    /// run (e.g. a step size tuned on the overlay).
+    bool allowsAuto = false;
+    std::string help;
+
+    static AlgorithmKey Number(const std::string& name,
+                               const std::string& defaultValue,
+                               double min,
+                               double max,
+                               const std::string& help);
+    /// A number in [min, max], or "auto".
+    static AlgorithmKey NumberOrAuto(const std::string& name,
+                                     const std::string& defaultValue,
+                                     double min,
+                                     double max,
+                                     const std::string& help);
+    static AlgorithmKey WholeNumber(const std::string& name,
+                                    const std::string& defaultValue,
+                                    uint64_t min,
+                                    uint64_t max,
+                                    const std::string& help);
+    static AlgorithmKey Bool(const std::string& name,
+                             const std::string& defaultValue,
+                             const std::string& help);
+    static AlgorithmKey Choice(const std::string& name,
+                               const std::string& defaultValue,
+                               const std::vector<std::string>& choices,
+                               const std::string& help);
+    static AlgorithmKey NumberList(const std::string& name,
+                                   const std::string& defaultValue,
+                                   double min,
+                                   double max,
+                                   const std::string& help);
+    static AlgorithmKey Text(const std::string& name,
+                             const std::string& defaultValue,
+                             const std::string& help);
+
+    /// Throws std::invalid_argument naming the key and the value when the value does not fit.
+    void Check(const std::string& value) const;
+};
+
+/// The same key, declared identically (two registrations may share a key only so).
+bool SameKey(const AlgorithmKey& a, const AlgorithmKey& b);
+
+/**
+ * The values of a registration's keys (defaults filled in, every value checked), which its
+ * factory reads. Typed accessors throw std::invalid_argument naming the key and the value.
+ */
+class RegisteredParameters
+{
+  public:
+    /// `kind` ("algorithm", "dataset", ...) and `name` only name the owner in messages.
+    RegisteredParameters(std::string kind,
+                         std::string name,
+                         std::map<std::string, std::string> values);
+
+    const std::string& GetName() const;
+
+    const std::string& GetString(const std::string& key) const;
+    double GetDouble(const std::string& key) const;
+    uint64_t GetUint(const std::string& key) const;
+    bool GetBool(const std::string& key) const;
+    std::vector<double> GetDoubleList(const std::string& key) const;
+    /// The value is "auto" (a NumberOrAuto key not yet resolved).
+    bool IsAuto(const std::string& key) const;
+
+    /// Replace a value (a `resolve` function replacing "auto"); the key must exist.
+    void Set(const std::string& key, const std::string& value);
+
+    const std::map<std::string, std::string>& GetValues() const;
+
+  private:
+    std::string m_kind;
+    std::string m_name;
+    std::map<std::string, std::string> m_values;
+};
+
+/// "a, b, c"
+std::string JoinNames(const std::vector<std::string>& items);
+
+/// Grows with every registration in any registry: tables built from the registries (the
+/// runner's key table) rebuild when it changes.
+uint64_t& RegistryGeneration();
+
+/**
+ * The registrations of one kind, `Registration` being a struct with `name`, `keys` and `create`,
+ * a `static constexpr const char* kKind` ("dataset") and a `static std::vector<Registration>
+ * Builtins()`: dlsim's own, in the order their keys appear in scenarios and `--help`. Builtins()
+ * names every built-in in one function because the linker drops the objects of a static library
+ * that nothing references, and static registration objects in them with them.
+ *
+ * The built-ins are registered on first use, then any that a program registers. Register before
+ * anything runs (at start-up or first thing in main): a registry is not locked against
+ * concurrent changes.
+ */
+template<typename Registration>
+class Registry
+{
+  public:
+    /// Throws std::invalid_argument for a taken name, a bad key or a key declared differently
+    /// by another registration of this kind.
+    static void Register(Registration registration)
+    {
+        Add(TheList(), std::move(registration));
+    }
+
+    /// nullptr when `name` is not known.
+    static const Registration* Find(const std::string& name)
+    {
+        for (const auto& r : TheList())
+        {
+            if (r->name == name)
+            {
+                return r.get();
+            }
+        }
+        return nullptr;
+    }
+
+    /// Throws std::invalid_argument naming the known ones when `name` is not one.
+    static const Registration& Get(const std::string& name)
+    {
+        const Registration* registration = Find(name);
+        if (!registration)
+        {
+            throw std::invalid_argument(std::string("unknown ") + Registration::kKind + " '"
+                                        + ShownText(name) + "' (known: " + JoinNames(Names())
+                                        + ")");
+        }
+        return *registration;
+    }
+
+    static std::vector<std::string> Names()
+    {
+        std::vector<std::string> names;
+        for (const auto& r : TheList())
+        {
+            names.push_back(r->name);
+        }
+        return names;
+    }
+
+    /// Every registration's keys, each once, in registration order.
+    static std::vector<AlgorithmKey> Keys()
+    {
+        std::vector<AlgorithmKey> keys;
+        for (const auto& r : TheList())
+        {
+            for (const auto& key : r->keys)
+            {
+                if (!FindIn(keys, key.name))
+                {
+                    keys.push_back(key);
+                }
+            }
+        }
+        return keys;
+    }
+
+    /// The key of that name, or nullptr when no registration of this kind has it.
+    static const AlgorithmKey* FindKey(const std::string& name)
+    {
+        for (const auto& r : TheList())
+        {
+            if (const AlgorithmKey* key = FindIn(r->keys, name))
+            {
+                return key;
+            }
+        }
+        return nullptr;
+    }
+
+    /**
+     * The parameters of registration `name`: its keys' defaults, overridden by `values`; every
+     * value checked. A key the registration does not have is an error.
+     */
+    static RegisteredParameters Parameters(const std::string& name,
+                                           const std::map<std::string, std::string>& values)
+    {
+        const Registration& registration = Get(name);
+        std::map<std::string, std::string> resolved;
+        std::vector<std::string> names;
+        for (const auto& key : registration.keys)
+        {
+            resolved[key.name] = key.defaultValue;
+            names.push_back(key.name);
+        }
+        for (const auto& [key, value] : values)
+        {
+            auto it = resolved.find(key);
+            if (it == resolved.end())
+            {
+                throw std::invalid_argument(std::string(Registration::kKind) + " " + name
+                                            + " has no key '" + key + "' (its keys: "
+                                            + (names.empty() ? "none" : JoinNames(names)) + ")");
+            }
+            it->second = value;
+        }
+        for (const auto& key : registration.keys)
+        {
+            key.Check(resolved[key.name]);
+        }
+        return RegisteredParameters(Registration::kKind, name, resolved);
+    }
+
+  private:
+    /// Pointers: a registration's address stays valid when more are added.
+    using List = std::vector<std::unique_ptr<Registration>>;
+
+    static List& TheList()
+    {
+        // Built on first use: registrations from static objects in other files may come first.
+        static List list = []()
+        {
+            List l;
+            for (auto& registration : Registration::Builtins())
+            {
+                Add(l, std::move(registration));
+            }
+            return l;
+        }();
+        return list;
+    }
+
+    static const AlgorithmKey* FindIn(const std::vector<AlgorithmKey>& keys,
+                                      const std::string& name)
+    {
+        for (const auto& key : keys)
+        {
+            if (key.name == name)
+            {
+                return &key;
+            }
+        }
+        return nullptr;
+    }
+
+    static void Add(List& list, Registration registration)
+    {
+        const std::string& name = registration.name;
+        const std::string kind = Registration::kKind;
+        if (name.empty() || name.find_first_of(" \t=,[]") != std::string::npos)
+        {
+            throw std::invalid_argument(kind + " name '" + name
+                                        + "': must be non-empty, without blanks, '=', ',' or "
+                                          "brackets");
+        }
+        for (const auto& r : list)
+        {
+            if (r->name == name)
+            {
+                throw std::invalid_argument(kind + " '" + name + "' is registered twice");
+            }
+        }
+        if (!registration.create)
+        {
+            throw std::invalid_argument(kind + " '" + name + "' has no factory (create)");
+        }
+        for (const auto& key : registration.keys)
+        {
+            if (key.name.empty() || key.name.find_first_of(" \t=") != std::string::npos)
+            {
+                throw std::invalid_argument(kind + " '" + name + "': bad key name '" + key.name
+                                            + "'");
+            }
+            for (const auto& r : list)
+            {
+                const AlgorithmKey* other = FindIn(r->keys, key.name);
+                if (other && !SameKey(*other, key))
+                {
+                    throw std::invalid_argument(kind + " '" + name + "' declares key '" + key.name
+                                                + "' differently from the " + kind
+                                                + " that has it");
+                }
+            }
+            key.Check(key.defaultValue);
+        }
+        list.push_back(std::make_unique<Registration>(std::move(registration)));
+        ++RegistryGeneration();
+    }
+};
+
+/// Registers `registration` in its registry when constructed: a static instance in the source
+/// file of a program or test (see the DLSIM_REGISTER_* macros).
+template<typename Registration>
+class Registrar
+{
+  public:
+    explicit Registrar(Registration registration)
+    {
+        Registry<Registration>::Register(std::move(registration));
+    }
+};
+
+} // namespace ns3
+
+/**
+ * Register what `function()` returns (a `Registration`, e.g. PartitionRegistration) when the
+ * program starts. Use it in a source file that is linked into the program as an object file (a
+ * program's own sources, a test): a linker drops the objects of a static library that nothing
+ * references, and their registrations with them.
+ */
+#define DLSIM_REGISTER(Registration, function)                                 \
+    static const ns3::Registrar<ns3::Registration> g_dlsimRegistrar_##function \
+    {                                                                          \
+        function()                                                             \
+    }
+
+#endif // DLSIM_REGISTRY_H
