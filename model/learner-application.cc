@@ -196,6 +196,12 @@ LearnerApplication::LearnerApplication()
 LearnerApplication::~LearnerApplication()
 {
     NS_LOG_FUNCTION(this);
+    // A worker may still be training or evaluating this learner (a run stopped early).
+    if (m_training.valid())
+    {
+        m_training.wait();
+    }
+    WaitForEvaluation();
 }
 
 void
@@ -206,6 +212,27 @@ LearnerApplication::Setup(std::unique_ptr<Learner> learner,
     m_learner = std::move(learner);
     m_algorithm = std::move(algorithm);
     m_testSet = std::move(testSet);
+}
+
+void
+LearnerApplication::SetWorkerPool(std::shared_ptr<WorkerPool> pool)
+{
+    m_pool = std::move(pool);
+}
+
+void
+LearnerApplication::SetEvaluationDelivery(std::shared_ptr<InOrderDelivery> evaluations)
+{
+    m_evaluations = std::move(evaluations);
+}
+
+void
+LearnerApplication::DeliverEvaluations()
+{
+    if (m_evaluations)
+    {
+        m_evaluations->DeliverAll();
+    }
 }
 
 void
@@ -246,6 +273,8 @@ Learner&
 LearnerApplication::GetLearner()
 {
     NS_ABORT_MSG_UNLESS(m_learner, "LearnerApplication has no learner: call Setup first");
+    JoinTraining();
+    WaitForEvaluation();
     return *m_learner;
 }
 
@@ -273,6 +302,12 @@ LearnerApplication::DoDispose()
     m_listener = nullptr;
     m_out.clear();
     m_in.clear();
+    if (m_training.valid())
+    {
+        m_training.wait(); // the worker must be done with the learner before it goes
+    }
+    m_training = std::future<double>();
+    WaitForEvaluation();
     m_learner.reset();
     m_algorithm.reset();
     Application::DoDispose();
@@ -441,6 +476,8 @@ LearnerApplication::Crash(bool forGood)
     m_crashed = true;
     Simulator::Cancel(m_trainingEvent);
     Simulator::Cancel(m_deadlineEvent);
+    JoinTraining();
+    WaitForEvaluation();
     if (!m_aggregatedModel.empty())
     {
         // Mid-computation: the model the host held is the last aggregated one.
@@ -551,8 +588,7 @@ LearnerApplication::ConnectionFailed(Ptr<Socket> socket)
     address << connection.peer.address;
     LoseConnection(socket,
                    "could not connect to learner " + std::to_string(connection.peer.id) + " at "
-                       + address.str()
-                       + " (no route, or TCP gave up on the connection request)");
+                       + address.str() + " (no route, or TCP gave up on the connection request)");
 }
 
 bool
@@ -614,19 +650,23 @@ LearnerApplication::HandleRead(Ptr<Socket> socket)
     auto it = m_in.find(socket);
     NS_ABORT_MSG_IF(it == m_in.end(), "data on an unknown socket");
     MessageReassembler& reassembler = it->second;
-    std::vector<uint8_t> buffer;
     Ptr<Packet> packet;
     while ((packet = socket->Recv()))
     {
-        if (packet->GetSize() == 0)
+        const uint32_t size = packet->GetSize();
+        if (size == 0)
         {
             break;
         }
-        buffer.resize(packet->GetSize());
-        packet->CopyData(buffer.data(), buffer.size());
+        // Grown, never shrunk: no fresh zero-filled buffer for every read.
+        if (m_readBuffer.size() < size)
+        {
+            m_readBuffer.resize(size);
+        }
+        packet->CopyData(m_readBuffer.data(), size);
         try
         {
-            reassembler.Feed(buffer.data(), buffer.size());
+            reassembler.Feed(m_readBuffer.data(), size);
         }
         catch (const std::exception& e)
         {
@@ -757,34 +797,75 @@ LearnerApplication::StartRound()
     if (!m_algorithm->TrainsInRound(m_round))
     {
         // A communication-only round (SCSP's final gossip): nothing to train, no compute time.
-        m_trainingEvent = Simulator::ScheduleNow(&LearnerApplication::FinishTraining,
-                                                 this,
-                                                 std::numeric_limits<double>::quiet_NaN(),
-                                                 Time(0));
+        m_trainLoss = std::numeric_limits<double>::quiet_NaN();
+        m_trainingEvent
+            = Simulator::ScheduleNow(&LearnerApplication::FinishTraining, this, Time(0));
         return;
     }
-    // The real training runs now; its results become visible after the simulated compute time.
+    // The real training runs now (or on a worker, joined when the compute time has passed); its
+    // results become visible after the simulated compute time.
     if (m_evalInterval.IsStrictlyPositive())
     {
         m_aggregatedModel = m_learner->GetParameters();
     }
-    std::clock_t cpuStart = std::clock();
-    double loss = m_learner->Train();
     Time computeTime = m_computeTime;
     if (m_measuredComputeScale > 0.0)
     {
+        std::clock_t cpuStart = std::clock();
+        m_trainLoss = m_learner->Train();
         double cpuSeconds = static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC;
         computeTime = Seconds(cpuSeconds * m_measuredComputeScale);
     }
-    m_trainingEvent = Simulator::Schedule(
-        computeTime, &LearnerApplication::FinishTraining, this, loss, computeTime);
+    else if (m_pool)
+    {
+        Learner* learner = m_learner.get();
+        // An evaluation of the model the training starts from (made at the end of the previous
+        // round) comes first. It was queued before, so it is running or done: no deadlock.
+        std::shared_future<EvalResult> evaluation = m_evaluation;
+        m_evaluation = std::shared_future<EvalResult>();
+        m_training = m_pool->Submit(
+            [learner, evaluation]()
+            {
+                if (evaluation.valid())
+                {
+                    evaluation.wait();
+                }
+                return learner->Train();
+            });
+    }
+    else
+    {
+        m_trainLoss = m_learner->Train();
+    }
+    m_trainingEvent
+        = Simulator::Schedule(computeTime, &LearnerApplication::FinishTraining, this, computeTime);
 }
 
 void
-LearnerApplication::FinishTraining(double trainLoss, Time computeTime)
+LearnerApplication::JoinTraining()
 {
+    if (m_training.valid())
+    {
+        m_trainLoss = m_training.get(); // rethrows what the training threw
+    }
+}
+
+void
+LearnerApplication::WaitForEvaluation()
+{
+    if (m_evaluation.valid())
+    {
+        m_evaluation.wait();
+        m_evaluation = std::shared_future<EvalResult>();
+    }
+}
+
+void
+LearnerApplication::FinishTraining(Time computeTime)
+{
+    JoinTraining();
+    WaitForEvaluation(); // a timed evaluation of the model held before this training
     m_trainedModel = m_learner->GetParameters();
-    m_trainLoss = trainLoss;
     m_roundComputeTime = computeTime;
     const RoundInfo info = InfoOf(m_round);
     EncodedPayload payload = m_algorithm->Encode(info, m_trainedModel);
@@ -864,17 +945,17 @@ LearnerApplication::RoundReady() const
 {
     switch (m_mode)
     {
-    case ASYNC:
-        return true;
-    case DEADLINE:
-        if (m_deadlinePassed)
-        {
+        case ASYNC:
             return true;
-        }
-        [[fallthrough]];
-    case SYNC:
-    default:
-        return m_inbox->CountOfRound(m_round) >= PhaseOf(m_round).in.size();
+        case DEADLINE:
+            if (m_deadlinePassed)
+            {
+                return true;
+            }
+            [[fallthrough]];
+        case SYNC:
+        default:
+            return m_inbox->CountOfRound(m_round) >= PhaseOf(m_round).in.size();
     }
 }
 
@@ -909,7 +990,10 @@ LearnerApplication::TryAggregate()
         Fail("cannot decode the payloads of round " + std::to_string(m_round) + ": " + e.what());
         return;
     }
+    WaitForEvaluation(); // a worker may still be reading the parameters
     m_learner->SetParameters(next);
+    // Not needed until the next round's training ends: a large model's worth per learner.
+    m_trainedModel = std::vector<float>();
     const bool last = m_round == m_rounds
                       || (m_duration.IsStrictlyPositive() && Simulator::Now() >= m_duration);
 
@@ -956,6 +1040,11 @@ LearnerApplication::Evaluate(uint32_t round)
     {
         return;
     }
+    if (m_pool && m_evaluations)
+    {
+        SubmitEvaluation(round, {});
+        return;
+    }
     Report(m_learner->Evaluate(*m_testSet, m_evalSamples), round);
 }
 
@@ -964,6 +1053,13 @@ LearnerApplication::EvaluateNow(uint32_t index)
 {
     if (!m_evaluate || !m_testSet || m_crashed)
     {
+        return;
+    }
+    // The parameters are consistent only once a worker's training of them is done.
+    JoinTraining();
+    if (m_pool && m_evaluations)
+    {
+        SubmitEvaluation(index, m_aggregatedModel);
         return;
     }
     if (m_aggregatedModel.empty())
@@ -980,7 +1076,43 @@ LearnerApplication::EvaluateNow(uint32_t index)
 }
 
 void
-LearnerApplication::Report(const EvalResult& result, uint32_t round)
+LearnerApplication::SubmitEvaluation(uint32_t round, std::vector<float> model)
+{
+    WaitForEvaluation();
+    Learner* learner = m_learner.get();
+    std::shared_ptr<const Dataset> test = m_testSet;
+    const size_t samples = m_evalSamples;
+    m_evaluation = m_pool
+                       ->Submit(
+                           [learner, test, samples, model = std::move(model)]()
+                           {
+                               if (model.empty())
+                               {
+                                   return learner->Evaluate(*test, samples);
+                               }
+                               // Mid-computation in simulated time: the learner holds the last
+                               // aggregated model.
+                               std::vector<float> trained = learner->GetParameters();
+                               learner->SetParameters(model);
+                               EvalResult result = learner->Evaluate(*test, samples);
+                               learner->SetParameters(trained);
+                               return result;
+                           })
+                       .share();
+    // What the report says about the learner is taken now, the accuracy when it is known.
+    EvalReport report = MakeReport(round);
+    Ptr<LearnerApplication> self = this;
+    m_evaluations->Add<EvalResult>(m_evaluation,
+                                   [self, report](const EvalResult& result) mutable
+                                   {
+                                       report.accuracy = result.accuracy;
+                                       report.loss = result.loss;
+                                       self->m_evaluatedTrace(report);
+                                   });
+}
+
+EvalReport
+LearnerApplication::MakeReport(uint32_t round) const
 {
     EvalReport report;
     report.learner = m_learnerId;
@@ -988,6 +1120,13 @@ LearnerApplication::Report(const EvalResult& result, uint32_t round)
     report.completedRounds = GetCompletedRounds();
     report.totalBytes = m_totalValueBytes + m_totalMetadataBytes;
     report.time = Simulator::Now();
+    return report;
+}
+
+void
+LearnerApplication::Report(const EvalResult& result, uint32_t round)
+{
+    EvalReport report = MakeReport(round);
     report.accuracy = result.accuracy;
     report.loss = result.loss;
     m_evaluatedTrace(report);
