@@ -616,27 +616,58 @@ LearnerApplication::HandleSendSpace(Ptr<Socket> socket, uint32_t /* available */
     }
 }
 
+namespace
+{
+
+/**
+ * Bytes handed to TCP in one packet, and read from it at once, at most. ns-3 keeps freed packet
+ * buffers as large as the largest one ever freed for reuse, even by small packets: a packet of a
+ * whole model would make every later packet hold that much memory. TCP cuts its segments from
+ * the byte stream whatever the packets handed to it, so this changes no result.
+ */
+constexpr uint32_t kPieceSize = 65536;
+
+/// The framed message cut into packets of at most kPieceSize bytes.
+std::shared_ptr<const std::vector<Ptr<Packet>>>
+CutIntoPieces(const std::vector<uint8_t>& bytes)
+{
+    auto pieces = std::make_shared<std::vector<Ptr<Packet>>>();
+    pieces->reserve(bytes.size() / kPieceSize + 1);
+    for (size_t begin = 0; begin < bytes.size(); begin += kPieceSize)
+    {
+        const auto size = static_cast<uint32_t>(std::min<size_t>(kPieceSize, bytes.size() - begin));
+        pieces->push_back(Create<Packet>(bytes.data() + begin, size));
+    }
+    return pieces;
+}
+
+} // namespace
+
 void
 LearnerApplication::PushBytes(OutConnection& connection)
 {
     while (connection.connected && !connection.queue.empty())
     {
-        const std::vector<uint8_t>& bytes = *connection.queue.front().bytes;
+        const OutConnection::Queued& message = connection.queue.front();
         uint32_t room = connection.socket->GetTxAvailable();
         if (room == 0)
         {
             return; // HandleSendSpace resumes when TCP has freed buffer space
         }
-        uint32_t chunk
-            = static_cast<uint32_t>(std::min<size_t>(room, bytes.size() - connection.offset));
-        Ptr<Packet> packet = Create<Packet>(bytes.data() + connection.offset, chunk);
+        const Ptr<Packet>& piece = (*message.pieces)[connection.offset / kPieceSize];
+        const auto within = static_cast<uint32_t>(connection.offset % kPieceSize);
+        const uint32_t chunk = std::min(room, piece->GetSize() - within);
+        // Copies share the piece's bytes: every neighbour's TCP holds the same buffer.
+        Ptr<Packet> packet = within == 0 && chunk == piece->GetSize()
+                                 ? piece->Copy()
+                                 : piece->CreateFragment(within, chunk);
         int sent = connection.socket->Send(packet);
         if (sent <= 0)
         {
             return;
         }
         connection.offset += static_cast<size_t>(sent);
-        if (connection.offset == bytes.size())
+        if (connection.offset == message.size)
         {
             connection.queue.pop_front();
             connection.offset = 0;
@@ -651,7 +682,7 @@ LearnerApplication::HandleRead(Ptr<Socket> socket)
     NS_ABORT_MSG_IF(it == m_in.end(), "data on an unknown socket");
     MessageReassembler& reassembler = it->second;
     Ptr<Packet> packet;
-    while ((packet = socket->Recv()))
+    while ((packet = socket->Recv(kPieceSize, 0)))
     {
         const uint32_t size = packet->GetSize();
         if (size == 0)
@@ -865,16 +896,17 @@ LearnerApplication::FinishTraining(Time computeTime)
 {
     JoinTraining();
     WaitForEvaluation(); // a timed evaluation of the model held before this training
-    m_trainedModel = m_learner->GetParameters();
+    const std::vector<float> trained = m_learner->GetParameters();
     m_roundComputeTime = computeTime;
     const RoundInfo info = InfoOf(m_round);
-    EncodedPayload payload = m_algorithm->Encode(info, m_trainedModel);
+    EncodedPayload payload = m_algorithm->Encode(info, trained);
     MessageHeader header;
     header.sender = m_learnerId;
     header.round = m_round;
     header.senderDegree = info.outDegree;
-    // One buffer shared by every connection: the bytes are the same for all neighbours.
-    auto framed = std::make_shared<const std::vector<uint8_t>>(FrameMessage(header, payload.bytes));
+    // One set of packets shared by every connection: the bytes are the same for all neighbours.
+    const std::vector<uint8_t> framed = FrameMessage(header, payload.bytes);
+    auto pieces = CutIntoPieces(framed);
     if (m_mode == ASYNC && m_algorithm->GetPartialReceipt() == PartialReceipt::LatestModel)
     {
         // A newer model makes an unsent older one worthless: send the newest, not a backlog.
@@ -884,15 +916,15 @@ LearnerApplication::FinishTraining(Time computeTime)
     {
         OutConnection& connection = *std::find_if(
             m_out.begin(), m_out.end(), [&peer](const auto& c) { return c.peer.id == peer.id; });
-        connection.queue.push_back({framed, payload.valueBytes});
+        connection.queue.push_back({pieces, framed.size(), payload.valueBytes});
         m_roundValueBytes += payload.valueBytes;
-        m_roundMetadataBytes += framed->size() - payload.valueBytes;
+        m_roundMetadataBytes += framed.size() - payload.valueBytes;
         MessageReport report;
         report.sender = m_learnerId;
         report.receiver = connection.peer.id;
         report.round = m_round;
         report.valueBytes = payload.valueBytes;
-        report.totalBytes = framed->size();
+        report.totalBytes = framed.size();
         report.time = Simulator::Now();
         m_messageSentTrace(report);
         PushBytes(connection);
@@ -925,7 +957,7 @@ LearnerApplication::DropUnsentMessages()
         {
             // Never sent: the node's byte counts are what it handed to TCP.
             m_totalValueBytes -= it->valueBytes;
-            m_totalMetadataBytes -= it->bytes->size() - it->valueBytes;
+            m_totalMetadataBytes -= it->size - it->valueBytes;
             ++dropped;
         }
         connection.queue.erase(firstUnsent, connection.queue.end());
@@ -980,20 +1012,20 @@ LearnerApplication::TryAggregate()
         r.size = message.payload.size();
         received.push_back(r);
     }
+    // The learner holds the trained model until the aggregation replaces it: a copy of it is
+    // needed only now, not for the whole wait for the neighbours' messages.
+    WaitForEvaluation(); // a worker may still be reading the parameters
     std::vector<float> next;
     try
     {
-        next = m_algorithm->Aggregate(InfoOf(m_round), m_trainedModel, received);
+        next = m_algorithm->Aggregate(InfoOf(m_round), m_learner->GetParameters(), received);
     }
     catch (const std::exception& e)
     {
         Fail("cannot decode the payloads of round " + std::to_string(m_round) + ": " + e.what());
         return;
     }
-    WaitForEvaluation(); // a worker may still be reading the parameters
     m_learner->SetParameters(next);
-    // Not needed until the next round's training ends: a large model's worth per learner.
-    m_trainedModel = std::vector<float>();
     const bool last = m_round == m_rounds
                       || (m_duration.IsStrictlyPositive() && Simulator::Now() >= m_duration);
 

@@ -14,6 +14,7 @@
 #include "ns3/application.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
+#include "ns3/packet.h"
 #include "ns3/socket.h"
 #include "ns3/traced-callback.h"
 #include "sharing-algorithm.h"
@@ -209,7 +210,10 @@ class LearnerApplication : public Application
         bool connected = false;
         struct Queued
         {
-            std::shared_ptr<const std::vector<uint8_t>> bytes; ///< shared by all neighbours
+            /// The framed message in pieces of at most kPieceSize bytes, shared by every
+            /// connection that sends it (ns-3 packets share their bytes until written to).
+            std::shared_ptr<const std::vector<Ptr<Packet>>> pieces;
+            uint64_t size = 0; ///< bytes of the framed message
             uint64_t valueBytes = 0;
         };
 
@@ -294,7 +298,6 @@ class LearnerApplication : public Application
     bool m_failed = false;
     bool m_crashed = false;
     uint32_t m_lostSends = 0;
-    std::vector<float> m_trainedModel;
     double m_trainLoss = 0.0;
     std::shared_ptr<WorkerPool> m_pool;
     /// The round's training on a worker (valid until joined): its mean loss.
