@@ -150,6 +150,9 @@ main(int argc, char* argv[])
                                              "--eval.test_samples=1",
                                              "--eval.nodes=1",
                                              "--network=" + network,
+                                             // Training in the simulator's thread, as timed
+                                             // by BareTraining: the rest is the network.
+                                             "--run.threads=1",
                                              "--link.bandwidth=100Mbps",
                                              "--access.up=100Mbps",
                                              "--access.down=100Mbps",

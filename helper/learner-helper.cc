@@ -96,6 +96,13 @@ LearnerHelper::AssignStreams(int64_t stream)
     return used + 1;
 }
 
+void
+LearnerHelper::SetWorkerThreads(uint32_t threads)
+{
+    m_pool = threads > 1 ? std::make_shared<WorkerPool>(threads) : nullptr;
+    m_evaluations = m_pool ? std::make_shared<InOrderDelivery>() : nullptr;
+}
+
 ApplicationContainer
 LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
 {
@@ -193,6 +200,8 @@ LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
         }
         app->SetPeerSchedule(phases, schedule.GetPeriod());
         app->Setup(std::move(learner), std::move(algorithm), m_data.test);
+        app->SetWorkerPool(m_pool);
+        app->SetEvaluationDelivery(m_evaluations);
         nodes.Get(i)->AddApplication(app);
         apps.Add(app);
         NS_LOG_INFO("learner " << i << ": " << m_partition[i].size() << " samples, compute "

@@ -18,6 +18,7 @@
 #include "overlay-graph.h"
 #include "partitioner.h"
 #include "sharing-algorithm.h"
+#include "worker-pool.h"
 
 #include <memory>
 #include <optional>
@@ -66,6 +67,12 @@ class LearnerHelper
     void SetComputeTimeModel(const ComputeTimeModel& model);
     /// Evaluate only this many learners, drawn at random (0, the default: all).
     void SetEvaluatedLearners(uint32_t count);
+    /**
+     * Train and evaluate on this many worker threads while the simulator goes on (0 or 1, the
+     * default: in the simulator's thread). Results do not depend on it; evaluations are then
+     * reported later, in order (LearnerApplication::DeliverEvaluations).
+     */
+    void SetWorkerThreads(uint32_t threads);
 
     /**
      * One LearnerApplication on each node; throws std::invalid_argument when the overlay, the
@@ -88,6 +95,8 @@ class LearnerHelper
     ComputeTimeModel m_computeTime;
     uint32_t m_evaluatedLearners = 0;
     Ptr<UniformRandomVariable> m_evalChoice;
+    std::shared_ptr<WorkerPool> m_pool;
+    std::shared_ptr<InOrderDelivery> m_evaluations;
 };
 
 } // namespace ns3

@@ -198,6 +198,12 @@ LearnerApplication::LearnerApplication()
 LearnerApplication::~LearnerApplication()
 {
     NS_LOG_FUNCTION(this);
+    // A worker may still be training or evaluating this learner (a run stopped early).
+    if (m_training.valid())
+    {
+        m_training.wait();
+    }
+    WaitForEvaluation();
 }
 
 void
@@ -208,6 +214,27 @@ LearnerApplication::Setup(std::unique_ptr<Learner> learner,
     m_learner = std::move(learner);
     m_algorithm = std::move(algorithm);
     m_testSet = std::move(testSet);
+}
+
+void
+LearnerApplication::SetWorkerPool(std::shared_ptr<WorkerPool> pool)
+{
+    m_pool = std::move(pool);
+}
+
+void
+LearnerApplication::SetEvaluationDelivery(std::shared_ptr<InOrderDelivery> evaluations)
+{
+    m_evaluations = std::move(evaluations);
+}
+
+void
+LearnerApplication::DeliverEvaluations()
+{
+    if (m_evaluations)
+    {
+        m_evaluations->DeliverAll();
+    }
 }
 
 void
@@ -248,6 +275,8 @@ Learner&
 LearnerApplication::GetLearner()
 {
     NS_ABORT_MSG_UNLESS(m_learner, "LearnerApplication has no learner: call Setup first");
+    JoinTraining();
+    WaitForEvaluation();
     return *m_learner;
 }
 
@@ -281,6 +310,12 @@ LearnerApplication::DoDispose()
     m_listener = nullptr;
     m_out.clear();
     m_in.clear();
+    if (m_training.valid())
+    {
+        m_training.wait(); // the worker must be done with the learner before it goes
+    }
+    m_training = std::future<double>();
+    WaitForEvaluation();
     m_learner.reset();
     m_algorithm.reset();
     Application::DoDispose();
@@ -449,6 +484,8 @@ LearnerApplication::Crash(bool forGood)
     m_crashed = true;
     Simulator::Cancel(m_trainingEvent);
     Simulator::Cancel(m_deadlineEvent);
+    JoinTraining();
+    WaitForEvaluation();
     if (!m_aggregatedModel.empty())
     {
         // Mid-round: the host keeps the model of its last aggregation.
@@ -559,8 +596,7 @@ LearnerApplication::ConnectionFailed(Ptr<Socket> socket)
     address << connection.peer.address;
     LoseConnection(socket,
                    "could not connect to learner " + std::to_string(connection.peer.id) + " at "
-                       + address.str()
-                       + " (no route, or TCP gave up on the connection request)");
+                       + address.str() + " (no route, or TCP gave up on the connection request)");
 }
 
 bool
@@ -588,12 +624,39 @@ LearnerApplication::HandleSendSpace(Ptr<Socket> socket, uint32_t /* available */
     }
 }
 
+namespace
+{
+
+/**
+ * Bytes handed to TCP in one packet, and read from it at once, at most. ns-3 keeps freed packet
+ * buffers as large as the largest one ever freed for reuse, even by small packets: a packet of a
+ * whole model would make every later packet hold that much memory. TCP cuts its segments from
+ * the byte stream whatever the packets handed to it, so this changes no result.
+ */
+constexpr uint32_t kPieceSize = 65536;
+
+/// The framed message cut into packets of at most kPieceSize bytes.
+std::shared_ptr<const std::vector<Ptr<Packet>>>
+CutIntoPieces(const std::vector<uint8_t>& bytes)
+{
+    auto pieces = std::make_shared<std::vector<Ptr<Packet>>>();
+    pieces->reserve(bytes.size() / kPieceSize + 1);
+    for (size_t begin = 0; begin < bytes.size(); begin += kPieceSize)
+    {
+        const auto size = static_cast<uint32_t>(std::min<size_t>(kPieceSize, bytes.size() - begin));
+        pieces->push_back(Create<Packet>(bytes.data() + begin, size));
+    }
+    return pieces;
+}
+
+} // namespace
+
 void
 LearnerApplication::PushBytes(OutConnection& connection)
 {
     while (connection.connected && !connection.queue.empty())
     {
-        const std::vector<uint8_t>& bytes = *connection.queue.front().bytes;
+        const OutConnection::Queued& message = connection.queue.front();
         uint32_t room = connection.socket->GetTxAvailable();
         if (room == 0)
         {
@@ -606,16 +669,20 @@ LearnerApplication::PushBytes(OutConnection& connection)
             // can still replace it, until the previous one is acknowledged (HandleSendSpace).
             return;
         }
-        uint32_t chunk
-            = static_cast<uint32_t>(std::min<size_t>(room, bytes.size() - connection.offset));
-        Ptr<Packet> packet = Create<Packet>(bytes.data() + connection.offset, chunk);
+        const Ptr<Packet>& piece = (*message.pieces)[connection.offset / kPieceSize];
+        const auto within = static_cast<uint32_t>(connection.offset % kPieceSize);
+        const uint32_t chunk = std::min(room, piece->GetSize() - within);
+        // Copies share the piece's bytes: every neighbour's TCP holds the same buffer.
+        Ptr<Packet> packet = within == 0 && chunk == piece->GetSize()
+                                 ? piece->Copy()
+                                 : piece->CreateFragment(within, chunk);
         int sent = connection.socket->Send(packet);
         if (sent <= 0)
         {
             return;
         }
         connection.offset += static_cast<size_t>(sent);
-        if (connection.offset == bytes.size())
+        if (connection.offset == message.size)
         {
             connection.queue.pop_front();
             connection.offset = 0;
@@ -629,19 +696,23 @@ LearnerApplication::HandleRead(Ptr<Socket> socket)
     auto it = m_in.find(socket);
     NS_ABORT_MSG_IF(it == m_in.end(), "data on an unknown socket");
     MessageReassembler& reassembler = it->second;
-    std::vector<uint8_t> buffer;
     Ptr<Packet> packet;
-    while ((packet = socket->Recv()))
+    while ((packet = socket->Recv(kPieceSize, 0)))
     {
-        if (packet->GetSize() == 0)
+        const uint32_t size = packet->GetSize();
+        if (size == 0)
         {
             break;
         }
-        buffer.resize(packet->GetSize());
-        packet->CopyData(buffer.data(), buffer.size());
+        // Grown, never shrunk: no fresh zero-filled buffer for every read.
+        if (m_readBuffer.size() < size)
+        {
+            m_readBuffer.resize(size);
+        }
+        packet->CopyData(m_readBuffer.data(), size);
         try
         {
-            reassembler.Feed(buffer.data(), buffer.size());
+            reassembler.Feed(m_readBuffer.data(), size);
         }
         catch (const std::exception& e)
         {
@@ -772,43 +843,85 @@ LearnerApplication::StartRound()
     if (!m_algorithm->TrainsInRound(m_round))
     {
         // A communication-only round (SCSP's final gossip): nothing to train, no compute time.
-        m_trainingEvent = Simulator::ScheduleNow(&LearnerApplication::FinishTraining,
-                                                 this,
-                                                 std::numeric_limits<double>::quiet_NaN(),
-                                                 Time(0));
+        m_trainLoss = std::numeric_limits<double>::quiet_NaN();
+        m_trainingEvent
+            = Simulator::ScheduleNow(&LearnerApplication::FinishTraining, this, Time(0));
         return;
     }
-    // The real training runs now; its results become visible after the simulated compute time.
+    // The real training runs now (or on a worker, joined when the compute time has passed); its
+    // results become visible after the simulated compute time.
     if (m_evalInterval.IsStrictlyPositive())
     {
         m_aggregatedModel = m_learner->GetParameters();
     }
-    std::clock_t cpuStart = std::clock();
-    double loss = m_learner->Train();
     Time computeTime = m_computeTime;
     if (m_measuredComputeScale > 0.0)
     {
+        std::clock_t cpuStart = std::clock();
+        m_trainLoss = m_learner->Train();
         double cpuSeconds = static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC;
         computeTime = Seconds(cpuSeconds * m_measuredComputeScale);
     }
-    m_trainingEvent = Simulator::Schedule(
-        computeTime, &LearnerApplication::FinishTraining, this, loss, computeTime);
+    else if (m_pool)
+    {
+        Learner* learner = m_learner.get();
+        // An evaluation of the model the training starts from (made at the end of the previous
+        // round) comes first. It was queued before, so it is running or done: no deadlock.
+        std::shared_future<EvalResult> evaluation = m_evaluation;
+        m_evaluation = std::shared_future<EvalResult>();
+        m_training = m_pool->Submit(
+            [learner, evaluation]()
+            {
+                if (evaluation.valid())
+                {
+                    evaluation.wait();
+                }
+                return learner->Train();
+            });
+    }
+    else
+    {
+        m_trainLoss = m_learner->Train();
+    }
+    m_trainingEvent
+        = Simulator::Schedule(computeTime, &LearnerApplication::FinishTraining, this, computeTime);
 }
 
 void
-LearnerApplication::FinishTraining(double trainLoss, Time computeTime)
+LearnerApplication::JoinTraining()
 {
-    m_trainedModel = m_learner->GetParameters();
-    m_trainLoss = trainLoss;
+    if (m_training.valid())
+    {
+        m_trainLoss = m_training.get(); // rethrows what the training threw
+    }
+}
+
+void
+LearnerApplication::WaitForEvaluation()
+{
+    if (m_evaluation.valid())
+    {
+        m_evaluation.wait();
+        m_evaluation = std::shared_future<EvalResult>();
+    }
+}
+
+void
+LearnerApplication::FinishTraining(Time computeTime)
+{
+    JoinTraining();
+    WaitForEvaluation(); // a timed evaluation of the model held before this training
+    const std::vector<float> trained = m_learner->GetParameters();
     m_roundComputeTime = computeTime;
     const RoundInfo info = InfoOf(m_round);
-    EncodedPayload payload = m_algorithm->Encode(info, m_trainedModel);
+    EncodedPayload payload = m_algorithm->Encode(info, trained);
     MessageHeader header;
     header.sender = m_learnerId;
     header.round = m_round;
     header.senderDegree = info.outDegree;
-    // One buffer shared by every connection: the bytes are the same for all neighbours.
-    auto framed = std::make_shared<const std::vector<uint8_t>>(FrameMessage(header, payload.bytes));
+    // One set of packets shared by every connection: the bytes are the same for all neighbours.
+    const std::vector<uint8_t> framed = FrameMessage(header, payload.bytes);
+    auto pieces = CutIntoPieces(framed);
     // A newer model makes an unsent older one worthless: send the newest, not a backlog. Only
     // where no receiver waits for every round's message (it would wait for ever).
     if (!RoundsWaitForEveryMessage()
@@ -820,15 +933,15 @@ LearnerApplication::FinishTraining(double trainLoss, Time computeTime)
     {
         OutConnection& connection = *std::find_if(
             m_out.begin(), m_out.end(), [&peer](const auto& c) { return c.peer.id == peer.id; });
-        connection.queue.push_back({framed, payload.valueBytes});
+        connection.queue.push_back({pieces, framed.size(), payload.valueBytes});
         m_roundValueBytes += payload.valueBytes;
-        m_roundMetadataBytes += framed->size() - payload.valueBytes;
+        m_roundMetadataBytes += framed.size() - payload.valueBytes;
         MessageReport report;
         report.sender = m_learnerId;
         report.receiver = connection.peer.id;
         report.round = m_round;
         report.valueBytes = payload.valueBytes;
-        report.totalBytes = framed->size();
+        report.totalBytes = framed.size();
         report.time = Simulator::Now();
         m_messageSentTrace(report);
         PushBytes(connection);
@@ -866,7 +979,7 @@ LearnerApplication::DropUnsentMessages()
         {
             // Never sent: the node's byte counts are what it handed to TCP.
             m_totalValueBytes -= it->valueBytes;
-            m_totalMetadataBytes -= it->bytes->size() - it->valueBytes;
+            m_totalMetadataBytes -= it->size - it->valueBytes;
             ++dropped;
         }
         connection.queue.erase(firstUnsent, connection.queue.end());
@@ -886,17 +999,17 @@ LearnerApplication::RoundReady() const
 {
     switch (m_mode)
     {
-    case ASYNC:
-        return true;
-    case DEADLINE:
-        if (m_deadlinePassed)
-        {
+        case ASYNC:
             return true;
-        }
-        [[fallthrough]];
-    case SYNC:
-    default:
-        return m_inbox->CountOfRound(m_round) >= PhaseOf(m_round).in.size();
+        case DEADLINE:
+            if (m_deadlinePassed)
+            {
+                return true;
+            }
+            [[fallthrough]];
+        case SYNC:
+        default:
+            return m_inbox->CountOfRound(m_round) >= PhaseOf(m_round).in.size();
     }
 }
 
@@ -921,10 +1034,13 @@ LearnerApplication::TryAggregate()
         r.size = message.payload.size();
         received.push_back(r);
     }
+    // The learner holds the trained model until the aggregation replaces it: a copy of it is
+    // needed only now, not for the whole wait for the neighbours' messages.
+    WaitForEvaluation(); // a worker may still be reading the parameters
     std::vector<float> next;
     try
     {
-        next = m_algorithm->Aggregate(InfoOf(m_round), m_trainedModel, received);
+        next = m_algorithm->Aggregate(InfoOf(m_round), m_learner->GetParameters(), received);
     }
     catch (const std::exception& e)
     {
@@ -979,6 +1095,11 @@ LearnerApplication::Evaluate(uint32_t round)
     {
         return;
     }
+    if (m_pool && m_evaluations)
+    {
+        SubmitEvaluation(round, {});
+        return;
+    }
     Report(m_learner->Evaluate(*m_testSet, m_evalSamples), round);
 }
 
@@ -987,6 +1108,13 @@ LearnerApplication::EvaluateNow(uint32_t index)
 {
     if (!m_evaluate || !m_testSet || m_crashed)
     {
+        return;
+    }
+    // The parameters are consistent only once a worker's training of them is done.
+    JoinTraining();
+    if (m_pool && m_evaluations)
+    {
+        SubmitEvaluation(index, m_aggregatedModel);
         return;
     }
     if (m_aggregatedModel.empty())
@@ -1004,7 +1132,43 @@ LearnerApplication::EvaluateNow(uint32_t index)
 }
 
 void
-LearnerApplication::Report(const EvalResult& result, uint32_t round)
+LearnerApplication::SubmitEvaluation(uint32_t round, std::vector<float> model)
+{
+    WaitForEvaluation();
+    Learner* learner = m_learner.get();
+    std::shared_ptr<const Dataset> test = m_testSet;
+    const size_t samples = m_evalSamples;
+    m_evaluation = m_pool
+                       ->Submit(
+                           [learner, test, samples, model = std::move(model)]()
+                           {
+                               if (model.empty())
+                               {
+                                   return learner->Evaluate(*test, samples);
+                               }
+                               // Mid-computation in simulated time: the learner holds the last
+                               // aggregated model.
+                               std::vector<float> trained = learner->GetParameters();
+                               learner->SetParameters(model);
+                               EvalResult result = learner->Evaluate(*test, samples);
+                               learner->SetParameters(trained);
+                               return result;
+                           })
+                       .share();
+    // What the report says about the learner is taken now, the accuracy when it is known.
+    EvalReport report = MakeReport(round);
+    Ptr<LearnerApplication> self = this;
+    m_evaluations->Add<EvalResult>(m_evaluation,
+                                   [self, report](const EvalResult& result) mutable
+                                   {
+                                       report.accuracy = result.accuracy;
+                                       report.loss = result.loss;
+                                       self->m_evaluatedTrace(report);
+                                   });
+}
+
+EvalReport
+LearnerApplication::MakeReport(uint32_t round) const
 {
     EvalReport report;
     report.learner = m_learnerId;
@@ -1012,6 +1176,13 @@ LearnerApplication::Report(const EvalResult& result, uint32_t round)
     report.completedRounds = GetCompletedRounds();
     report.totalBytes = m_totalValueBytes + m_totalMetadataBytes;
     report.time = Simulator::Now();
+    return report;
+}
+
+void
+LearnerApplication::Report(const EvalResult& result, uint32_t round)
+{
+    EvalReport report = MakeReport(round);
     report.accuracy = result.accuracy;
     report.loss = result.loss;
     m_evaluatedTrace(report);

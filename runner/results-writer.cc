@@ -187,8 +187,8 @@ ResultsWriter::RecordFault(const std::string& event, const std::string& subject)
 {
     m_summary.linkOutages += event == "link-down" ? 1 : 0;
     std::ostringstream line;
-    line << std::setprecision(9) << Simulator::Now().GetSeconds() << "," << event << ","
-         << subject << "\n";
+    line << std::setprecision(9) << Simulator::Now().GetSeconds() << "," << event << "," << subject
+         << "\n";
     m_faultsCsv->Append(line.str());
 }
 
@@ -289,6 +289,8 @@ ResultsWriter::Tick(uint32_t index)
     {
         DynamicCast<LearnerApplication>(m_apps.Get(i))->EvaluateNow(index);
     }
+    // Evaluations on worker threads run at once; the tick's line needs all of them.
+    DeliverEvaluations();
     // A tick's line holds the learners that were up: a crashed host evaluates nothing.
     if (m_evals.count(index) != 0)
     {
@@ -304,6 +306,15 @@ ResultsWriter::Tick(uint32_t index)
 }
 
 void
+ResultsWriter::DeliverEvaluations()
+{
+    for (uint32_t i = 0; i < m_apps.GetN(); ++i)
+    {
+        DynamicCast<LearnerApplication>(m_apps.Get(i))->DeliverEvaluations();
+    }
+}
+
+void
 ResultsWriter::OnRound(const RoundReport& r)
 {
     std::ostringstream line;
@@ -313,8 +324,8 @@ ResultsWriter::OnRound(const RoundReport& r)
     m_roundsCsv->Append(line.str());
     std::ostringstream receipt;
     receipt << std::setprecision(9) << r.learner << "," << r.round << "," << r.time.GetSeconds()
-            << "," << r.fresh << "," << r.stale << "," << r.dropped << "," << r.meanStaleness
-            << "," << r.maxStaleness << "," << r.supersededSends << "," << r.lostSends << "\n";
+            << "," << r.fresh << "," << r.stale << "," << r.dropped << "," << r.meanStaleness << ","
+            << r.maxStaleness << "," << r.supersededSends << "," << r.lostSends << "\n";
     m_receiptCsv->Append(receipt.str());
     m_summary.messagesFresh += r.fresh;
     m_summary.messagesStale += r.stale;
@@ -538,9 +549,8 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
         << ", \"min_per_node\": " << s.minRoundsPerNode
         << ", \"max_per_node\": " << s.maxRoundsPerNode << "},\n"
         << "  \"messages\": {\"fresh\": " << s.messagesFresh << ", \"stale\": " << s.messagesStale
-        << ", \"dropped\": " << s.messagesDropped
-        << ", \"superseded_sends\": " << s.sendsSuperseded << ", \"lost_sends\": " << s.sendsLost
-        << "},\n"
+        << ", \"dropped\": " << s.messagesDropped << ", \"superseded_sends\": " << s.sendsSuperseded
+        << ", \"lost_sends\": " << s.sendsLost << "},\n"
         << "  \"faults\": {\"crashes\": " << s.crashes << ", \"recoveries\": " << s.recoveries
         << ", \"link_outages\": " << s.linkOutages << ", \"learners_lost\": [";
     for (size_t i = 0; i < s.lostLearners.size(); ++i)

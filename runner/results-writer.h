@@ -92,6 +92,8 @@ class ResultsWriter
 
     /// Connect to the trace sources of every LearnerApplication in `apps` (and learn their rounds).
     void Attach(ApplicationContainer apps);
+    /// Report the evaluations still running on worker threads (after the simulation).
+    void DeliverEvaluations();
 
     /**
      * Stop the run with an error when no learner completes a round for `stall` of simulated

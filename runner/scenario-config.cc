@@ -187,6 +187,10 @@ SetupKeys()
         {"run.stall_timeout",
          "3600s",
          "stop with an error when no learner completes a round for this long (simulated time)"},
+        {"run.threads",
+         "auto",
+         "worker threads that train the learners while the simulator runs the network (auto: "
+         "every core; 1: train in the simulator's thread); results do not depend on it"},
         {"run.time_limit",
          "none",
          "stop with an error when the simulated time reaches this before every learner finished"},

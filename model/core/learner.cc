@@ -92,6 +92,11 @@ Learner::Learner(const TrainingConfig& config,
     d.parameters = d.model->parameters();
     for (const auto& p : d.parameters)
     {
+        if (!p.is_contiguous() || p.scalar_type() != torch::kFloat32)
+        {
+            throw std::logic_error("model " + config.model
+                                   + " has a parameter that is not a contiguous float tensor");
+        }
         d.numParameters += static_cast<size_t>(p.numel());
     }
     d.optimizer = std::make_unique<torch::optim::SGD>(d.parameters,
@@ -137,6 +142,12 @@ Learner::Train()
         d.optimizer->step();
         lossSum += loss.item<double>();
     }
+    // The gradients are not needed until the next round's first backward pass, which then
+    // writes them afresh (zero_grad skips undefined ones): a model's worth less per learner.
+    for (auto& p : d.parameters)
+    {
+        p.mutable_grad() = torch::Tensor();
+    }
     return lossSum / d.config.localSteps;
 }
 
@@ -153,9 +164,10 @@ Learner::GetParameters() const
     size_t offset = 0;
     for (const auto& p : m_impl->parameters)
     {
-        torch::Tensor c = p.detach().contiguous();
-        std::copy_n(c.data_ptr<float>(), c.numel(), flat.data() + offset);
-        offset += static_cast<size_t>(c.numel());
+        // The model's own parameters are contiguous float tensors: a plain copy, no torch
+        // dispatch (this runs every round for every learner, in the simulator's thread).
+        std::memcpy(flat.data() + offset, p.data_ptr<float>(), p.numel() * sizeof(float));
+        offset += static_cast<size_t>(p.numel());
     }
     return flat;
 }
@@ -169,14 +181,12 @@ Learner::SetParameters(const std::vector<float>& flat)
                                     + " values for a model of "
                                     + std::to_string(m_impl->numParameters) + " parameters");
     }
-    torch::NoGradGuard noGrad;
     size_t offset = 0;
     for (auto& p : m_impl->parameters)
     {
-        // from_blob needs a mutable pointer but copy_ only reads from it.
-        torch::Tensor source = torch::from_blob(
-            const_cast<float*>(flat.data() + offset), p.sizes(), torch::kFloat32);
-        p.copy_(source);
+        // Outside any autograd graph (between rounds), so a plain copy into the storage does
+        // what copy_ under NoGradGuard does, without torch's dispatch and element loops.
+        std::memcpy(p.data_ptr<float>(), flat.data() + offset, p.numel() * sizeof(float));
         offset += static_cast<size_t>(p.numel());
     }
 }

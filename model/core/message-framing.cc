@@ -42,7 +42,9 @@ std::vector<uint8_t>
 FrameMessage(MessageHeader header, const std::vector<uint8_t>& payload)
 {
     header.payloadLength = payload.size();
-    std::vector<uint8_t> out(MessageHeader::kSize + payload.size());
+    // Only the header is zero-filled first: the payload is appended, not written over zeros.
+    std::vector<uint8_t> out(MessageHeader::kSize);
+    out.reserve(MessageHeader::kSize + payload.size());
     uint8_t* p = out.data();
     PutLe<uint32_t>(p, MessageHeader::kMagic);
     p[4] = MessageHeader::kVersion;
@@ -52,7 +54,7 @@ FrameMessage(MessageHeader header, const std::vector<uint8_t>& payload)
     PutLe<uint32_t>(p + 12, header.round);
     PutLe<uint32_t>(p + 16, header.senderDegree);
     PutLe<uint64_t>(p + 20, header.payloadLength);
-    std::copy(payload.begin(), payload.end(), out.begin() + MessageHeader::kSize);
+    out.insert(out.end(), payload.begin(), payload.end());
     return out;
 }
 
@@ -88,7 +90,8 @@ MessageReassembler::ParseHeader()
                            + " payload bytes, more than the limit of "
                            + std::to_string(m_maxPayloadLength));
     }
-    m_current.payload.resize(h.payloadLength);
+    // Reserved, not resized: the bytes are appended as they arrive, with no zero-filling first.
+    m_current.payload.reserve(h.payloadLength);
     m_payloadFill = 0;
     m_haveHeader = true;
 }
@@ -96,7 +99,7 @@ MessageReassembler::ParseHeader()
 void
 MessageReassembler::Feed(const uint8_t* data, size_t size)
 {
-    while (size > 0 || (m_haveHeader && m_payloadFill == m_current.payload.size()))
+    while (size > 0 || (m_haveHeader && m_payloadFill == m_current.header.payloadLength))
     {
         if (!m_haveHeader)
         {
@@ -111,12 +114,13 @@ MessageReassembler::Feed(const uint8_t* data, size_t size)
             }
             ParseHeader();
         }
-        size_t take = std::min(size, m_current.payload.size() - m_payloadFill);
-        std::memcpy(m_current.payload.data() + m_payloadFill, data, take);
+        size_t take = static_cast<size_t>(
+            std::min<uint64_t>(size, m_current.header.payloadLength - m_payloadFill));
+        m_current.payload.insert(m_current.payload.end(), data, data + take);
         m_payloadFill += take;
         data += take;
         size -= take;
-        if (m_payloadFill == m_current.payload.size())
+        if (m_payloadFill == m_current.header.payloadLength)
         {
             m_complete.push_back(std::move(m_current));
             m_current = Message();

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "worker-pool.h"
+
+#include "learner.h"
+
+namespace ns3
+{
+
+WorkerPool::WorkerPool(uint32_t threads)
+{
+    for (uint32_t i = 0; i < std::max<uint32_t>(threads, 1); ++i)
+    {
+        m_threads.emplace_back(&WorkerPool::Work, this);
+    }
+}
+
+WorkerPool::~WorkerPool()
+{
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_stopping = true;
+    }
+    m_wake.notify_all();
+    for (auto& thread : m_threads)
+    {
+        thread.join();
+    }
+}
+
+uint32_t
+WorkerPool::GetThreads() const
+{
+    return static_cast<uint32_t>(m_threads.size());
+}
+
+uint32_t
+WorkerPool::DefaultThreads()
+{
+    return std::max(1u, std::thread::hardware_concurrency());
+}
+
+void
+WorkerPool::Enqueue(std::function<void()> job)
+{
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_jobs.push_back(std::move(job));
+    }
+    m_wake.notify_one();
+}
+
+void
+WorkerPool::Work()
+{
+    // torch's intra-op thread count is per thread: without this a worker would use every core,
+    // and the workers would compete with each other and with the simulator.
+    UseSingleThreadedTorch();
+    for (;;)
+    {
+        std::function<void()> job;
+        {
+            std::unique_lock<std::mutex> lock(m_mutex);
+            m_wake.wait(lock, [this]() { return m_stopping || !m_jobs.empty(); });
+            if (m_jobs.empty())
+            {
+                return; // stopping, and nothing left to run
+            }
+            job = std::move(m_jobs.front());
+            m_jobs.pop_front();
+        }
+        job();
+    }
+}
+
+void
+InOrderDelivery::AddEntry(std::function<bool()> ready, std::function<void()> deliver)
+{
+    m_entries.push_back({std::move(ready), std::move(deliver)});
+    DeliverReady();
+}
+
+void
+InOrderDelivery::DeliverReady()
+{
+    while (!m_entries.empty() && m_entries.front().ready())
+    {
+        Entry entry = std::move(m_entries.front());
+        m_entries.pop_front();
+        entry.deliver();
+    }
+}
+
+void
+InOrderDelivery::DeliverAll()
+{
+    while (!m_entries.empty())
+    {
+        // Popped first: a delivery may add entries (and deliver them) itself.
+        Entry entry = std::move(m_entries.front());
+        m_entries.pop_front();
+        entry.deliver();
+    }
+}
+
+} // namespace ns3
