@@ -449,19 +449,7 @@ LearnerApplication::StopApplication()
     NS_LOG_FUNCTION(this);
     Simulator::Cancel(m_trainingEvent);
     Simulator::Cancel(m_deadlineEvent);
-    for (auto& connection : m_out)
-    {
-        Simulator::Cancel(connection.reconnect);
-        connection.socket->Close();
-    }
-    for (auto& [socket, reassembler] : m_in)
-    {
-        socket->Close();
-    }
-    if (m_listener)
-    {
-        m_listener->Close();
-    }
+    CloseSockets();
 }
 
 void

@@ -332,25 +332,30 @@ ResultsWriter::OnRound(const RoundReport& r)
     m_summary.messagesDropped += r.dropped;
     m_summary.sendsSuperseded += r.supersededSends;
     m_summary.sendsLost += r.lostSends;
-    auto& bytes = m_bytesAfterRound[r.round];
-    bytes.resize(m_nodes, 0);
-    bytes[r.learner] = r.totalValueBytes + r.totalMetadataBytes;
     m_valueBytes[r.learner] = r.totalValueBytes;
     m_metadataBytes[r.learner] = r.totalMetadataBytes;
     m_lastRoundTime = std::max(m_lastRoundTime, r.time.GetSeconds());
     m_lastProgress = r.time;
     m_roundOf[r.learner] = r.round;
-    if (++m_nodesDoneWithRound[r.round] == m_nodes)
+    // Curve lines by rounds report every node's bytes after the round and wait for the round
+    // to be complete; timed lines carry their own bytes, so none of this is kept for them.
+    if (m_evalInterval.IsZero())
     {
-        m_nodesDoneWithRound.erase(r.round);
-        m_completeRounds.insert(r.round);
-        if (m_interactive)
+        auto& bytes = m_bytesAfterRound[r.round];
+        bytes.resize(m_nodes, 0);
+        bytes[r.learner] = r.totalValueBytes + r.totalMetadataBytes;
+        if (++m_nodesDoneWithRound[r.round] == m_nodes)
         {
-            DrawStatus(r.round,
-                       r.time.GetSeconds(),
-                       std::accumulate(bytes.begin(), bytes.end(), 0.0) / m_nodes);
+            m_nodesDoneWithRound.erase(r.round);
+            m_completeRounds.insert(r.round);
+            if (m_interactive)
+            {
+                DrawStatus(r.round,
+                           r.time.GetSeconds(),
+                           std::accumulate(bytes.begin(), bytes.end(), 0.0) / m_nodes);
+            }
+            ReportReadyRounds();
         }
-        ReportReadyRounds();
     }
     if (r.finished && !m_finished[r.learner])
     {

@@ -8,6 +8,7 @@
 #include "learner.h"
 #include "partitioner.h"
 #include "synthetic-dataset.h"
+#include "test-data.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -27,22 +28,6 @@ TempPath(const std::string& name)
     return (std::filesystem::temp_directory_path()
             / ("dlsim-test-" + std::to_string(::getpid()) + "-" + name))
         .string();
-}
-
-/// An IDX byte array: magic, big-endian dimensions, data.
-std::vector<uint8_t>
-MakeIdx(const std::vector<uint32_t>& dims, const std::vector<uint8_t>& data)
-{
-    std::vector<uint8_t> bytes = {0, 0, 0x08, static_cast<uint8_t>(dims.size())};
-    for (uint32_t d : dims)
-    {
-        for (int shift = 24; shift >= 0; shift -= 8)
-        {
-            bytes.push_back(static_cast<uint8_t>(d >> shift));
-        }
-    }
-    bytes.insert(bytes.end(), data.begin(), data.end());
-    return bytes;
 }
 
 void

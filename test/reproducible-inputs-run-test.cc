@@ -7,6 +7,7 @@
 #include "learner.h"
 #include "run-command.h"
 #include "synthetic-dataset.h"
+#include "test-data.h"
 
 #include <filesystem>
 #include <fstream>
@@ -252,11 +253,7 @@ TEST(InitFileRun, EveryLearnerStartsFromTheFile)
 {
     const std::string dir = TempDir("init");
     // Parameters of a logistic model for 1x28x28 inputs, exported as a user would from PyTorch.
-    UseSingleThreadedTorch();
-    SyntheticSpec spec;
-    spec.trainSamples = 20;
-    spec.testSamples = 5;
-    DatasetSplit data = MakeSyntheticDataset(spec);
+    DatasetSplit data = TinySyntheticData();
     TrainingConfig config;
     config.model = "logistic";
     Learner exported(config, data.train, {0, 1}, 12345, 1);

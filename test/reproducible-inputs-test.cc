@@ -11,6 +11,7 @@
 #include "partitioner.h"
 #include "run-command.h"
 #include "synthetic-dataset.h"
+#include "test-data.h"
 
 #include <cmath>
 #include <cstring>
@@ -147,22 +148,6 @@ TEST(PartitionFile, WithoutTheDataOnlyTheSampleRangeIsLeftUnchecked)
 // ---------------------------------------------------------------------------------------------
 // Normalisation
 
-/// An IDX file: magic, big-endian dimensions, data.
-std::vector<uint8_t>
-MakeIdx(const std::vector<uint32_t>& dims, const std::vector<uint8_t>& data)
-{
-    std::vector<uint8_t> bytes = {0, 0, 0x08, static_cast<uint8_t>(dims.size())};
-    for (uint32_t d : dims)
-    {
-        for (int shift = 24; shift >= 0; shift -= 8)
-        {
-            bytes.push_back(static_cast<uint8_t>(d >> shift));
-        }
-    }
-    bytes.insert(bytes.end(), data.begin(), data.end());
-    return bytes;
-}
-
 /// A Fashion-MNIST folder whose pixels run through every byte value.
 std::string
 WriteIdxFolder(const std::string& name, std::vector<uint8_t>& pixels)
@@ -280,11 +265,7 @@ TEST(ParameterFile, IsLittleEndianFloat32AndRoundTrips)
     EXPECT_EQ(bytes, (std::vector<unsigned char>{0, 0, 0x80, 0x3F, 0, 0, 0x20, 0xC0}));
 
     // A learner's parameters, written and read back bit for bit.
-    UseSingleThreadedTorch();
-    SyntheticSpec spec;
-    spec.trainSamples = 20;
-    spec.testSamples = 5;
-    DatasetSplit data = MakeSyntheticDataset(spec);
+    DatasetSplit data = TinySyntheticData();
     TrainingConfig config;
     config.model = "gn-lenet";
     Learner learner(config, data.train, {0, 1, 2}, 7, 1);
@@ -296,11 +277,7 @@ TEST(ParameterFile, IsLittleEndianFloat32AndRoundTrips)
 
 TEST(ParameterFile, EveryLearnerStartsFromTheFileWhateverItsInitSeed)
 {
-    UseSingleThreadedTorch();
-    SyntheticSpec spec;
-    spec.trainSamples = 20;
-    spec.testSamples = 5;
-    DatasetSplit data = MakeSyntheticDataset(spec);
+    DatasetSplit data = TinySyntheticData();
     TrainingConfig config;
     config.model = "logistic";
     std::vector<float> values(7850);

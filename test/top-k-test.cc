@@ -3,6 +3,7 @@
  * dlsim: the top-k operator (TopKIndices, TopKSelector) against a straightforward reference: sort
  * every index by score, ties by the hash of (index, tie seed), and take the first k.
  */
+#include "round-schedule.h"
 #include "sparse-selection.h"
 
 #include <algorithm>
@@ -17,14 +18,6 @@ namespace ns3
 namespace
 {
 
-uint64_t
-Mix(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /// The rule written out: larger score first, equal scores by hash, then index; ascending.
 template<typename T>
 std::vector<uint32_t>
@@ -32,7 +25,7 @@ Reference(const std::vector<T>& scores, uint32_t k, uint64_t tieSeed)
 {
     std::vector<uint32_t> order(scores.size());
     std::iota(order.begin(), order.end(), 0u);
-    const uint64_t salt = Mix(tieSeed);
+    const uint64_t salt = MixBits(tieSeed);
     std::sort(order.begin(),
               order.end(),
               [&](uint32_t a, uint32_t b)
@@ -41,8 +34,8 @@ Reference(const std::vector<T>& scores, uint32_t k, uint64_t tieSeed)
                   {
                       return scores[a] > scores[b];
                   }
-                  const uint64_t ha = Mix(a ^ salt);
-                  const uint64_t hb = Mix(b ^ salt);
+                  const uint64_t ha = MixBits(a ^ salt);
+                  const uint64_t hb = MixBits(b ^ salt);
                   return ha < hb || (ha == hb && a < b);
               });
     order.resize(std::min<size_t>(k, order.size()));

@@ -49,14 +49,11 @@ Invalid(const std::string& field, const std::string& what)
     throw std::invalid_argument("ChocoTuningSpec." + field + ": " + what);
 }
 
-/// SplitMix64 finaliser: spreads nearby (seed, stream) pairs over unrelated generator seeds.
+/// Spreads nearby (seed, stream) pairs over unrelated generator seeds.
 uint64_t
-DeriveSeed(uint64_t seed, uint64_t stream)
+TuningStreamSeed(uint64_t seed, uint64_t stream)
 {
-    uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (stream + 1);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
+    return MixBits(seed + 0x9E3779B97F4A7C15ULL * (stream + 1));
 }
 
 /// Uniform in [0, bound). Written out rather than std::uniform_int_distribution, whose output
@@ -224,7 +221,7 @@ class Compressor
   public:
     explicit Compressor(const ChocoTuningSpec& spec)
         : m_randomK(spec.compression == "randomk"), m_k(KeptEntries(spec)), m_order(spec.dimension),
-          m_rng(DeriveSeed(spec.seed, kCompressStream))
+          m_rng(TuningStreamSeed(spec.seed, kCompressStream))
     {
         std::iota(m_order.begin(), m_order.end(), 0u);
     }
@@ -293,7 +290,7 @@ FlatStart(const ChocoTuningSpec& spec)
     const std::size_t n = spec.neighbours.size();
     const std::size_t d = spec.dimension;
     std::vector<double> x(n * d);
-    std::mt19937_64 rng(DeriveSeed(spec.seed, kStartStream));
+    std::mt19937_64 rng(TuningStreamSeed(spec.seed, kStartStream));
     // Box-Muller written out, for the same portability reason as UniformBelow.
     const double twoPi = 6.283185307179586;
     for (std::size_t e = 0; e < x.size(); e += 2)
@@ -373,7 +370,7 @@ Simulate(const ChocoTuningSpec& spec,
     std::vector<uint64_t> tieSeeds(n);
     for (std::size_t i = 0; i < n; ++i)
     {
-        tieSeeds[i] = ns3::DeriveSeed(spec.seed, static_cast<uint32_t>(i), SeedUse::ChocoSelection);
+        tieSeeds[i] = DeriveSeed(spec.seed, static_cast<uint32_t>(i), SeedUse::ChocoSelection);
     }
 
     std::vector<double> errors;

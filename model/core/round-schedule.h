@@ -22,6 +22,15 @@ PhaseOfRound(uint32_t round, uint32_t period, size_t phases)
     return ((round - 1) / period) % phases;
 }
 
+/// SplitMix64's finaliser: a cheap, well-mixed 64-bit hash (tie orders, generator seeds).
+inline uint64_t
+MixBits(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 /// What a derived seed is for: each use gets its own stream, so that one use drawing more or
 /// fewer numbers never shifts another.
 enum class SeedUse

@@ -4,6 +4,8 @@
  */
 #include "sparse-selection.h"
 
+#include "round-schedule.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -22,15 +24,6 @@ SelectionSize(double alpha, size_t length)
 
 namespace
 {
-
-/// SplitMix64's finaliser: a cheap, well-mixed hash.
-uint64_t
-Mix(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 /**
  * An unsigned integer that orders like x: positive numbers order like their bit patterns, and
@@ -144,13 +137,13 @@ TopKSelector<T>::SelectOnKeys(uint32_t n, uint32_t k, uint64_t tieSeed, uint32_t
         }
         return;
     }
-    const uint64_t salt = Mix(tieSeed);
+    const uint64_t salt = MixBits(tieSeed);
     m_ties.clear();
     for (uint32_t e = 0; e < n; ++e)
     {
         if (key[e] == threshold)
         {
-            m_ties.emplace_back(Mix(e ^ salt), e);
+            m_ties.emplace_back(MixBits(e ^ salt), e);
         }
     }
     std::nth_element(m_ties.begin(), m_ties.begin() + rank, m_ties.end());

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: small inputs the tests build for themselves (no files from elsewhere needed).
+ */
+#ifndef DLSIM_TEST_DATA_H
+#define DLSIM_TEST_DATA_H
+
+#include "learner.h"
+#include "synthetic-dataset.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/// An IDX byte array: magic, big-endian dimensions, data.
+inline std::vector<uint8_t>
+MakeIdx(const std::vector<uint32_t>& dims, const std::vector<uint8_t>& data)
+{
+    std::vector<uint8_t> bytes = {0, 0, 0x08, static_cast<uint8_t>(dims.size())};
+    for (uint32_t d : dims)
+    {
+        for (int shift = 24; shift >= 0; shift -= 8)
+        {
+            bytes.push_back(static_cast<uint8_t>(d >> shift));
+        }
+    }
+    bytes.insert(bytes.end(), data.begin(), data.end());
+    return bytes;
+}
+
+/// A tiny generated dataset (20 training, 5 test samples of 1x28x28) for building learners,
+/// with torch single-threaded as the module runs it.
+inline DatasetSplit
+TinySyntheticData()
+{
+    UseSingleThreadedTorch();
+    SyntheticSpec spec;
+    spec.trainSamples = 20;
+    spec.testSamples = 5;
+    return MakeSyntheticDataset(spec);
+}
+
+} // namespace ns3
+
+#endif // DLSIM_TEST_DATA_H
