@@ -198,12 +198,12 @@ LearnerApplication::LearnerApplication()
 LearnerApplication::~LearnerApplication()
 {
     NS_LOG_FUNCTION(this);
-    // A worker may still be training or evaluating this learner (a run stopped early).
+    // A worker may still be training this learner (a run stopped early). Evaluations work on
+    // copies of the model and need nothing of it.
     if (m_training.valid())
     {
         m_training.wait();
     }
-    WaitForEvaluation();
 }
 
 void
@@ -276,7 +276,6 @@ LearnerApplication::GetLearner()
 {
     NS_ABORT_MSG_UNLESS(m_learner, "LearnerApplication has no learner: call Setup first");
     JoinTraining();
-    WaitForEvaluation();
     return *m_learner;
 }
 
@@ -315,7 +314,7 @@ LearnerApplication::DoDispose()
         m_training.wait(); // the worker must be done with the learner before it goes
     }
     m_training = std::future<double>();
-    WaitForEvaluation();
+    m_aggregatedSnapshot.reset();
     m_learner.reset();
     m_algorithm.reset();
     Application::DoDispose();
@@ -473,12 +472,12 @@ LearnerApplication::Crash(bool forGood)
     Simulator::Cancel(m_trainingEvent);
     Simulator::Cancel(m_deadlineEvent);
     JoinTraining();
-    WaitForEvaluation();
     if (!m_aggregatedModel.empty())
     {
         // Mid-round: the host keeps the model of its last aggregation.
         m_learner->SetParameters(m_aggregatedModel);
         m_aggregatedModel.clear();
+        m_aggregatedSnapshot.reset();
     }
     m_trained = false;
     CloseSockets();
@@ -841,6 +840,10 @@ LearnerApplication::StartRound()
     if (m_evalInterval.IsStrictlyPositive())
     {
         m_aggregatedModel = m_learner->GetParameters();
+        if (m_pool && m_evaluations)
+        {
+            m_aggregatedSnapshot = m_learner->Snapshot();
+        }
     }
     Time computeTime = m_computeTime;
     if (m_measuredComputeScale > 0.0)
@@ -853,19 +856,7 @@ LearnerApplication::StartRound()
     else if (m_pool)
     {
         Learner* learner = m_learner.get();
-        // An evaluation of the model the training starts from (made at the end of the previous
-        // round) comes first. It was queued before, so it is running or done: no deadlock.
-        std::shared_future<EvalResult> evaluation = m_evaluation;
-        m_evaluation = std::shared_future<EvalResult>();
-        m_training = m_pool->Submit(
-            [learner, evaluation]()
-            {
-                if (evaluation.valid())
-                {
-                    evaluation.wait();
-                }
-                return learner->Train();
-            });
+        m_training = m_pool->Submit([learner]() { return learner->Train(); });
     }
     else
     {
@@ -885,20 +876,9 @@ LearnerApplication::JoinTraining()
 }
 
 void
-LearnerApplication::WaitForEvaluation()
-{
-    if (m_evaluation.valid())
-    {
-        m_evaluation.wait();
-        m_evaluation = std::shared_future<EvalResult>();
-    }
-}
-
-void
 LearnerApplication::FinishTraining(Time computeTime)
 {
     JoinTraining();
-    WaitForEvaluation(); // a timed evaluation of the model held before this training
     const std::vector<float> trained = m_learner->GetParameters();
     m_roundComputeTime = computeTime;
     const RoundInfo info = InfoOf(m_round);
@@ -1024,7 +1004,6 @@ LearnerApplication::TryAggregate()
     }
     // The learner holds the trained model until the aggregation replaces it: a copy of it is
     // needed only now, not for the whole wait for the neighbours' messages.
-    WaitForEvaluation(); // a worker may still be reading the parameters
     std::vector<float> next;
     try
     {
@@ -1037,6 +1016,7 @@ LearnerApplication::TryAggregate()
     }
     m_learner->SetParameters(next);
     m_aggregatedModel.clear(); // the learner holds the newest aggregated model itself again
+    m_aggregatedSnapshot.reset();
     const bool last = m_round == GetTotalRounds()
                       || (m_duration.IsStrictlyPositive() && Simulator::Now() >= m_duration);
 
@@ -1083,10 +1063,14 @@ LearnerApplication::Evaluate(uint32_t round)
     {
         return;
     }
+    // Between rounds: no training runs, the learner holds the model to evaluate.
     if (m_pool && m_evaluations)
     {
-        SubmitEvaluation(round, {});
-        return;
+        if (auto snapshot = m_learner->Snapshot())
+        {
+            SubmitEvaluation(round, std::move(snapshot));
+            return;
+        }
     }
     Report(m_learner->Evaluate(*m_testSet, m_evalSamples), round);
 }
@@ -1098,13 +1082,19 @@ LearnerApplication::EvaluateNow(uint32_t index)
     {
         return;
     }
-    // The parameters are consistent only once a worker's training of them is done.
-    JoinTraining();
     if (m_pool && m_evaluations)
     {
-        SubmitEvaluation(index, m_aggregatedModel);
-        return;
+        // Mid-round the learner's parameters are those being trained, maybe on a worker right
+        // now: the copy made when the round started is what is evaluated.
+        auto snapshot = m_aggregatedModel.empty() ? m_learner->Snapshot() : m_aggregatedSnapshot;
+        if (snapshot)
+        {
+            SubmitEvaluation(index, std::move(snapshot));
+            return;
+        }
     }
+    // The parameters are consistent only once a worker's training of them is done.
+    JoinTraining();
     if (m_aggregatedModel.empty())
     {
         Report(m_learner->Evaluate(*m_testSet, m_evalSamples), index);
@@ -1120,33 +1110,20 @@ LearnerApplication::EvaluateNow(uint32_t index)
 }
 
 void
-LearnerApplication::SubmitEvaluation(uint32_t round, std::vector<float> model)
+LearnerApplication::SubmitEvaluation(uint32_t round, std::shared_ptr<const ModelSnapshot> model)
 {
-    WaitForEvaluation();
-    Learner* learner = m_learner.get();
     std::shared_ptr<const Dataset> test = m_testSet;
     const size_t samples = m_evalSamples;
-    m_evaluation = m_pool
-                       ->Submit(
-                           [learner, test, samples, model = std::move(model)]()
-                           {
-                               if (model.empty())
-                               {
-                                   return learner->Evaluate(*test, samples);
-                               }
-                               // Mid-computation in simulated time: the learner holds the last
-                               // aggregated model.
-                               std::vector<float> trained = learner->GetParameters();
-                               learner->SetParameters(model);
-                               EvalResult result = learner->Evaluate(*test, samples);
-                               learner->SetParameters(trained);
-                               return result;
-                           })
-                       .share();
+    // In the background: nothing in the simulation waits for an accuracy, while the next
+    // round's training is on the critical path. The copy leaves the learner free to train on.
+    std::shared_future<EvalResult> result =
+        m_pool->SubmitBackground([model, test, samples]()
+                                 { return model->Evaluate(*test, samples); })
+            .share();
     // What the report says about the learner is taken now, the accuracy when it is known.
     EvalReport report = MakeReport(round);
     Ptr<LearnerApplication> self = this;
-    m_evaluations->Add<EvalResult>(m_evaluation,
+    m_evaluations->Add<EvalResult>(result,
                                    [self, report](const EvalResult& result) mutable
                                    {
                                        report.accuracy = result.accuracy;

@@ -251,10 +251,8 @@ class LearnerApplication : public Application
     void StartRound();
     /// Wait for a round's training running on a worker, if any (then the learner is ours again).
     void JoinTraining();
-    /// Wait for an evaluation running on a worker, if any.
-    void WaitForEvaluation();
-    /// Evaluate on a worker: on `model` if not empty (then put back what the learner holds).
-    void SubmitEvaluation(uint32_t round, std::vector<float> model);
+    /// Evaluate `model` on a worker, in the background; reported (in order) when done.
+    void SubmitEvaluation(uint32_t round, std::shared_ptr<const ModelSnapshot> model);
     EvalReport MakeReport(uint32_t round) const;
     void FinishTraining(Time computeTime);
     void DeliverMessage(Message message);
@@ -307,8 +305,6 @@ class LearnerApplication : public Application
     /// The round's training on a worker (valid until joined): its mean loss.
     std::future<double> m_training;
     std::shared_ptr<InOrderDelivery> m_evaluations;
-    /// The last evaluation submitted to a worker (valid until waited for).
-    std::shared_future<EvalResult> m_evaluation;
     Time m_roundComputeTime;
     /// Messages received and not yet aggregated.
     std::unique_ptr<MessageInbox> m_inbox;
@@ -318,6 +314,8 @@ class LearnerApplication : public Application
     /// Timed evaluations only: the model of the last aggregation, kept from the start of a round
     /// (when the real training replaces it in the learner) until the round's aggregation.
     std::vector<float> m_aggregatedModel;
+    /// The same as a model to evaluate on a worker meanwhile (null without a pool).
+    std::shared_ptr<const ModelSnapshot> m_aggregatedSnapshot;
 
     // Byte accounting
     uint64_t m_roundValueBytes = 0;

@@ -301,6 +301,43 @@ TEST(Learner, TrainingLowersTheLoss)
     EXPECT_EQ(learner.Evaluate(*data.test, 50).samples, 50u);
 }
 
+TEST(Learner, ASnapshotEvaluatesTheModelAsItWasWhenTaken)
+{
+    UseSingleThreadedTorch();
+    SyntheticSpec spec;
+    spec.trainSamples = 300;
+    spec.testSamples = 200;
+    DatasetSplit data = MakeSyntheticDataset(spec);
+    std::vector<uint32_t> part(300);
+    std::iota(part.begin(), part.end(), 0u);
+    TrainingConfig config;
+    config.model = "gn-lenet";
+    config.lr = 0.05;
+    Learner learner(config, data.train, part, 1, 1);
+    learner.Train();
+    const EvalResult now = learner.Evaluate(*data.test, 0);
+    const std::vector<float> model = learner.GetParameters();
+    auto snapshot = learner.Snapshot();
+    ASSERT_NE(snapshot, nullptr);
+    for (int i = 0; i < 5; ++i)
+    {
+        learner.Train(); // the learner moves on; the copy does not
+    }
+    const EvalResult later = learner.Evaluate(*data.test, 0);
+    ASSERT_NE(later.loss, now.loss);
+    // Bit for bit what the learner gave when the copy was taken (same modules, same kernels).
+    EXPECT_EQ(snapshot->Evaluate(*data.test, 0).loss, now.loss);
+    EXPECT_EQ(snapshot->Evaluate(*data.test, 0).accuracy, now.accuracy);
+    EXPECT_EQ(snapshot->Evaluate(*data.test, 50).samples, 50u);
+    // With parameters given: the model of those parameters.
+    auto old = learner.Snapshot(&model);
+    ASSERT_NE(old, nullptr);
+    EXPECT_EQ(old->Evaluate(*data.test, 0).loss, now.loss);
+    EXPECT_EQ(learner.Evaluate(*data.test, 0).loss, later.loss) << "the learner is untouched";
+    const std::vector<float> wrong(3);
+    EXPECT_THROW(learner.Snapshot(&wrong), std::invalid_argument);
+}
+
 TEST(Learner, UnknownModelIsRejected)
 {
     SyntheticSpec spec;

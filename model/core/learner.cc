@@ -191,12 +191,16 @@ Learner::SetParameters(const std::vector<float>& flat)
     }
 }
 
-EvalResult
-Learner::Evaluate(const Dataset& test, size_t maxSamples) const
+namespace
 {
-    Impl& d = *m_impl; // evaluation switches the model's mode, not its parameters
+
+/// Test accuracy and loss of `model` (in evaluation mode) on the first `maxSamples` samples of
+/// `test`: one loop for learners and their snapshots, so both give the same bits. Reads the
+/// model only.
+EvalResult
+EvaluateModel(torch::nn::Sequential model, const Dataset& test, size_t maxSamples)
+{
     torch::NoGradGuard noGrad;
-    d.model->eval();
     size_t n = maxSamples == 0 ? test.Size() : std::min(maxSamples, test.Size());
     const size_t chunk = 16; // small chunks: conv intermediates of big ones cost more in page
                              // faults than they save
@@ -211,7 +215,7 @@ Learner::Evaluate(const Dataset& test, size_t maxSamples) const
                                                 torch::kFloat32);
         labels.assign(test.labels.begin() + begin, test.labels.begin() + begin + b);
         torch::Tensor target = torch::from_blob(labels.data(), {b}, torch::kInt64);
-        torch::Tensor logits = d.model->forward(images);
+        torch::Tensor logits = model->forward(images);
         lossSum += torch::nn::functional::cross_entropy(
                        logits,
                        target,
@@ -224,6 +228,68 @@ Learner::Evaluate(const Dataset& test, size_t maxSamples) const
     result.accuracy = n ? static_cast<double>(correct) / n : 0.0;
     result.loss = n ? lossSum / n : 0.0;
     return result;
+}
+
+} // namespace
+
+EvalResult
+Learner::Evaluate(const Dataset& test, size_t maxSamples) const
+{
+    m_impl->model->eval(); // the mode, not the parameters: Train switches it back
+    return EvaluateModel(m_impl->model, test, maxSamples);
+}
+
+struct ModelSnapshot::Impl
+{
+    torch::nn::Sequential model{nullptr}; ///< in evaluation mode from the start
+};
+
+ModelSnapshot::ModelSnapshot(std::unique_ptr<Impl> impl)
+    : m_impl(std::move(impl))
+{
+}
+
+ModelSnapshot::~ModelSnapshot() = default;
+
+EvalResult
+ModelSnapshot::Evaluate(const Dataset& test, size_t maxSamples) const
+{
+    return EvaluateModel(m_impl->model, test, maxSamples);
+}
+
+std::shared_ptr<const ModelSnapshot>
+Learner::Snapshot(const std::vector<float>* parameters) const
+{
+    if (parameters && parameters->size() != m_impl->numParameters)
+    {
+        throw std::invalid_argument("Snapshot: got " + std::to_string(parameters->size())
+                                    + " values for a model of "
+                                    + std::to_string(m_impl->numParameters) + " parameters");
+    }
+    auto impl = std::make_unique<ModelSnapshot::Impl>();
+    try
+    {
+        // A deep copy: parameters and buffers (e.g. running statistics) as they are now.
+        impl->model = torch::nn::Sequential(
+            std::dynamic_pointer_cast<torch::nn::SequentialImpl>(m_impl->model->clone()));
+    }
+    catch (const c10::Error&)
+    {
+        return nullptr; // a module of a registered model that is not torch::nn::Cloneable
+    }
+    impl->model->eval();
+    if (parameters)
+    {
+        size_t offset = 0;
+        for (auto& p : impl->model->parameters())
+        {
+            std::memcpy(p.data_ptr<float>(),
+                        parameters->data() + offset,
+                        p.numel() * sizeof(float));
+            offset += static_cast<size_t>(p.numel());
+        }
+    }
+    return std::shared_ptr<const ModelSnapshot>(new ModelSnapshot(std::move(impl)));
 }
 
 double

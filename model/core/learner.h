@@ -56,6 +56,29 @@ struct EvalResult
 };
 
 /**
+ * A frozen copy of a learner's model (its structure, parameters and buffers): evaluated on any
+ * thread while the learner it came from trains on, with the same results as evaluating the
+ * learner itself at the moment the copy was made.
+ */
+class ModelSnapshot
+{
+  public:
+    ~ModelSnapshot();
+    ModelSnapshot(const ModelSnapshot&) = delete;
+    ModelSnapshot& operator=(const ModelSnapshot&) = delete;
+
+    /// Evaluate on the first `maxSamples` samples of `test` (0: all of them); several threads
+    /// may evaluate one snapshot at once.
+    EvalResult Evaluate(const Dataset& test, size_t maxSamples) const;
+
+  private:
+    friend class Learner;
+    struct Impl;
+    explicit ModelSnapshot(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> m_impl;
+};
+
+/**
  * Trains a real LibTorch model with SGD on mini-batches drawn afresh every round from the node's
  * partition, and exposes the parameters as one float32 vector in registration order (the form
  * the sharing algorithms work on). The header is free of torch so that the rest of the code
@@ -88,6 +111,14 @@ class Learner
 
     /// Evaluate on the first `maxSamples` samples of `test` (0: all of them).
     EvalResult Evaluate(const Dataset& test, size_t maxSamples) const;
+    /**
+     * A copy of the model to evaluate elsewhere: with the learner's parameters, or with
+     * `parameters` (flat, as GetParameters gives them) if not null. Not while Train runs.
+     * Null if the model cannot be copied (a registered model with a module that is not
+     * torch::nn::Cloneable): then only Evaluate can evaluate it.
+     */
+    std::shared_ptr<const ModelSnapshot> Snapshot(
+        const std::vector<float>* parameters = nullptr) const;
 
     /// Floating point operations of one training sample: forward plus backward (2x forward).
     double TrainFlopsPerSample() const;

@@ -22,7 +22,8 @@ namespace ns3
 {
 
 /**
- * Runs submitted jobs on `threads` worker threads, first come first served. Every worker makes
+ * Runs submitted jobs on `threads` worker threads, first come first served; background jobs
+ * only when no other job waits. Every worker makes
  * its torch calls single-threaded, so a job computes the same bits whichever worker runs it;
  * results do not depend on the number of workers as long as a job only touches state that no
  * other job touches while it runs (one learner's model, optimiser and sampling generator).
@@ -39,11 +40,17 @@ class WorkerPool
     template<typename F>
     auto Submit(F job) -> std::future<decltype(job())>
     {
-        using Result = decltype(job());
-        auto task = std::make_shared<std::packaged_task<Result()>>(std::move(job));
-        std::future<Result> result = task->get_future();
-        Enqueue([task]() { (*task)(); });
-        return result;
+        return Queue(std::move(job), m_jobs);
+    }
+
+    /**
+     * Queue `job` behind every job Submit queued, now or later: what nothing waits for soon
+     * (evaluations) fills the cores that jobs on the critical path (training) leave idle.
+     */
+    template<typename F>
+    auto SubmitBackground(F job) -> std::future<decltype(job())>
+    {
+        return Queue(std::move(job), m_background);
     }
 
     uint32_t GetThreads() const;
@@ -52,11 +59,24 @@ class WorkerPool
     static uint32_t DefaultThreads();
 
   private:
-    void Enqueue(std::function<void()> job);
+    using Jobs = std::deque<std::function<void()>>;
+
+    template<typename F>
+    auto Queue(F job, Jobs& queue) -> std::future<decltype(job())>
+    {
+        using Result = decltype(job());
+        auto task = std::make_shared<std::packaged_task<Result()>>(std::move(job));
+        std::future<Result> result = task->get_future();
+        Enqueue([task]() { (*task)(); }, queue);
+        return result;
+    }
+
+    void Enqueue(std::function<void()> job, Jobs& queue);
     void Work();
 
     std::vector<std::thread> m_threads;
-    std::deque<std::function<void()>> m_jobs;
+    Jobs m_jobs;
+    Jobs m_background;
     std::mutex m_mutex;
     std::condition_variable m_wake;
     bool m_stopping = false;
