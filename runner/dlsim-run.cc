@@ -15,6 +15,7 @@
 #include "run-folder.h"
 #include "scenario-grid.h"
 #include "scenario-runner.h"
+#include "worker-pool.h"
 
 #include <algorithm>
 #include <chrono>
@@ -397,7 +398,7 @@ PrintGridTable(const std::vector<GridPoint>& points,
 
 /// Start `self point.ini` with its output going to the point's log file.
 pid_t
-SpawnPoint(const std::string& self, const GridPoint& point)
+SpawnPoint(const std::string& self, const GridPoint& point, unsigned jobs)
 {
     const std::string out = point.config.GetString("out");
     CreateFolder(out);
@@ -411,6 +412,14 @@ SpawnPoint(const std::string& self, const GridPoint& point)
     if (g_overwrite)
     {
         args.push_back("--overwrite");
+    }
+    // Points running side by side share the cores: with more threads than cores the simulator
+    // threads (each run's critical path) would wait for each other's workers. One thread trains
+    // in the simulator's thread, which is best when the runs alone fill the cores.
+    if (jobs > 1 && point.config.GetString("run.threads") == "auto")
+    {
+        args.push_back("--run.threads="
+                       + std::to_string(std::max(1u, WorkerPool::DefaultThreads() / jobs)));
     }
     std::vector<char*> argv;
     for (auto& a : args)
@@ -535,7 +544,7 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
             }
             else
             {
-                pid_t child = SpawnPoint(self, point);
+                pid_t child = SpawnPoint(self, point, jobs);
                 running[child] = {next, Clock::now()};
                 RememberChild(child, true);
                 std::cout << "[start] " << point.name << " (point " << next + 1 << " of "

@@ -189,8 +189,9 @@ SetupKeys()
          "stop with an error when no learner completes a round for this long (simulated time)"},
         {"run.threads",
          "auto",
-         "worker threads that train the learners while the simulator runs the network (auto: "
-         "every core; 1: train in the simulator's thread); results do not depend on it"},
+         "worker threads that train and evaluate the learners while the simulator runs the "
+         "network (auto: every core, divided among a grid's runs at once with -j; 1: train in "
+         "the simulator's thread); results do not depend on it"},
         {"run.time_limit",
          "none",
          "stop with an error when the simulated time reaches this before every learner finished"},

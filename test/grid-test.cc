@@ -6,12 +6,14 @@
 #include "run-command.h"
 #include "scenario-grid.h"
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 namespace ns3
@@ -70,6 +72,13 @@ TEST(Grid, RunsEveryPointWritesAnIndexAndResumes)
         EXPECT_GT(fs::file_size(out + "/plots/" + figure + ".png"), 1000u) << figure;
         EXPECT_GT(fs::file_size(out + "/plots/" + figure + ".svg"), 1000u) << figure;
     }
+
+    // Two points at a time share the cores: each got its half of them (at least one thread),
+    // which the resume below must not take for another configuration.
+    const unsigned share = std::max(1u, std::thread::hardware_concurrency() / 2);
+    EXPECT_NE(ReadWholeFile(out + "/seed=1_algorithm=dpsgd/config.ini")
+                  .find("\nthreads = " + std::to_string(share) + "\n"),
+              std::string::npos);
 
     // Interrupted: one point lost its results. Only that one runs again.
     std::string redo = out + "/seed=2_algorithm=jwins";
