@@ -315,6 +315,7 @@ LearnerApplication::DoDispose()
     }
     m_training = std::future<double>();
     m_aggregatedSnapshot.reset();
+    m_pendingEvaluations.clear(); // the jobs own what they need
     m_learner.reset();
     m_algorithm.reset();
     Application::DoDispose();
@@ -1112,6 +1113,17 @@ LearnerApplication::EvaluateNow(uint32_t index)
 void
 LearnerApplication::SubmitEvaluation(uint32_t round, std::shared_ptr<const ModelSnapshot> model)
 {
+    // Evaluations wait while training keeps every worker busy; a backlog of model copies must
+    // not grow without bound (think of wait-free rounds), so the simulation waits for this
+    // learner's oldest once it has a few outstanding.
+    while (!m_pendingEvaluations.empty()
+           && (m_pendingEvaluations.size() >= kMaxPendingEvaluations
+               || m_pendingEvaluations.front().wait_for(std::chrono::seconds(0))
+                      == std::future_status::ready))
+    {
+        m_pendingEvaluations.front().wait();
+        m_pendingEvaluations.pop_front();
+    }
     std::shared_ptr<const Dataset> test = m_testSet;
     const size_t samples = m_evalSamples;
     // In the background: nothing in the simulation waits for an accuracy, while the next
@@ -1120,6 +1132,7 @@ LearnerApplication::SubmitEvaluation(uint32_t round, std::shared_ptr<const Model
         m_pool->SubmitBackground([model, test, samples]()
                                  { return model->Evaluate(*test, samples); })
             .share();
+    m_pendingEvaluations.push_back(result);
     // What the report says about the learner is taken now, the accuracy when it is known.
     EvalReport report = MakeReport(round);
     Ptr<LearnerApplication> self = this;

@@ -305,6 +305,10 @@ class LearnerApplication : public Application
     /// The round's training on a worker (valid until joined): its mean loss.
     std::future<double> m_training;
     std::shared_ptr<InOrderDelivery> m_evaluations;
+    /// This learner's evaluations still on a worker (oldest first), at most
+    /// kMaxPendingEvaluations: each holds a copy of the model.
+    std::deque<std::shared_future<EvalResult>> m_pendingEvaluations;
+    static constexpr size_t kMaxPendingEvaluations = 2;
     Time m_roundComputeTime;
     /// Messages received and not yet aggregated.
     std::unique_ptr<MessageInbox> m_inbox;
