@@ -841,10 +841,6 @@ LearnerApplication::StartRound()
     if (m_evalInterval.IsStrictlyPositive())
     {
         m_aggregatedModel = m_learner->GetParameters();
-        if (m_pool && m_evaluations)
-        {
-            m_aggregatedSnapshot = m_learner->Snapshot();
-        }
     }
     Time computeTime = m_computeTime;
     if (m_measuredComputeScale > 0.0)
@@ -857,6 +853,12 @@ LearnerApplication::StartRound()
     else if (m_pool)
     {
         Learner* learner = m_learner.get();
+        // A timed evaluation while a worker trains needs a copy of the model from before.
+        if (m_evaluations && m_evalInterval.IsStrictlyPositive()
+            && EvaluationTickWithin(computeTime))
+        {
+            m_aggregatedSnapshot = m_learner->Snapshot();
+        }
         m_training = m_pool->Submit([learner]() { return learner->Train(); });
     }
     else
@@ -876,10 +878,22 @@ LearnerApplication::JoinTraining()
     }
 }
 
+bool
+LearnerApplication::EvaluationTickWithin(Time length) const
+{
+    // Timed evaluations come at multiples of EvalInterval (ResultsWriter's clock). A tick the
+    // prediction misses costs only a wait (EvaluateNow joins the training), never a result.
+    const int64_t step = m_evalInterval.GetTimeStep();
+    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t next = (now + step - 1) / step * step;
+    return next <= now + length.GetTimeStep();
+}
+
 void
 LearnerApplication::FinishTraining(Time computeTime)
 {
     JoinTraining();
+    m_aggregatedSnapshot.reset(); // the learner is idle again: EvaluateNow copies it if need be
     const std::vector<float> trained = m_learner->GetParameters();
     m_roundComputeTime = computeTime;
     const RoundInfo info = InfoOf(m_round);
@@ -1085,9 +1099,22 @@ LearnerApplication::EvaluateNow(uint32_t index)
     }
     if (m_pool && m_evaluations)
     {
-        // Mid-round the learner's parameters are those being trained, maybe on a worker right
-        // now: the copy made when the round started is what is evaluated.
-        auto snapshot = m_aggregatedModel.empty() ? m_learner->Snapshot() : m_aggregatedSnapshot;
+        // Mid-round the learner holds the parameters being trained: the model of the last
+        // aggregation is evaluated, copied from the learner when it is idle, or the copy made
+        // before a worker began training it.
+        std::shared_ptr<const ModelSnapshot> snapshot;
+        if (m_aggregatedModel.empty())
+        {
+            snapshot = m_learner->Snapshot();
+        }
+        else if (!m_training.valid())
+        {
+            snapshot = m_learner->Snapshot(&m_aggregatedModel);
+        }
+        else
+        {
+            snapshot = m_aggregatedSnapshot;
+        }
         if (snapshot)
         {
             SubmitEvaluation(index, std::move(snapshot));

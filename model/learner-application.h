@@ -254,6 +254,8 @@ class LearnerApplication : public Application
     /// Evaluate `model` on a worker, in the background; reported (in order) when done.
     void SubmitEvaluation(uint32_t round, std::shared_ptr<const ModelSnapshot> model);
     EvalReport MakeReport(uint32_t round) const;
+    /// Whether a timed evaluation comes within `length` from now (EvalInterval > 0).
+    bool EvaluationTickWithin(Time length) const;
     void FinishTraining(Time computeTime);
     void DeliverMessage(Message message);
     void DeadlinePassed();
@@ -318,7 +320,8 @@ class LearnerApplication : public Application
     /// Timed evaluations only: the model of the last aggregation, kept from the start of a round
     /// (when the real training replaces it in the learner) until the round's aggregation.
     std::vector<float> m_aggregatedModel;
-    /// The same as a model to evaluate on a worker meanwhile (null without a pool).
+    /// The same as a copy of the model, made only when a timed evaluation will come while a
+    /// worker trains (the learner cannot be copied then); null otherwise.
     std::shared_ptr<const ModelSnapshot> m_aggregatedSnapshot;
 
     // Byte accounting
