@@ -845,16 +845,23 @@ LearnerApplication::StartRound()
     Time computeTime = m_computeTime;
     if (m_measuredComputeScale > 0.0)
     {
-        std::clock_t cpuStart = std::clock();
+        // This thread's CPU time: workers evaluating meanwhile must not count.
+        auto threadCpuSeconds = []()
+        {
+            timespec t{};
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+            return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+        };
+        const double cpuStart = threadCpuSeconds();
         m_trainLoss = m_learner->Train();
-        double cpuSeconds = static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC;
+        const double cpuSeconds = threadCpuSeconds() - cpuStart;
         computeTime = Seconds(cpuSeconds * m_measuredComputeScale);
     }
     else if (m_pool)
     {
         Learner* learner = m_learner.get();
         // A timed evaluation while a worker trains needs a copy of the model from before.
-        if (m_evaluations && m_evalInterval.IsStrictlyPositive()
+        if (m_evaluate && m_testSet && m_evaluations && m_evalInterval.IsStrictlyPositive()
             && EvaluationTickWithin(computeTime))
         {
             m_aggregatedSnapshot = m_learner->Snapshot();
@@ -1097,39 +1104,30 @@ LearnerApplication::EvaluateNow(uint32_t index)
     {
         return;
     }
+    // Mid-round the learner holds the parameters being trained: what is evaluated is the model
+    // of the last aggregation, as with evaluations by rounds.
     if (m_pool && m_evaluations)
     {
-        // Mid-round the learner holds the parameters being trained: the model of the last
-        // aggregation is evaluated, copied from the learner when it is idle, or the copy made
-        // before a worker began training it.
-        std::shared_ptr<const ModelSnapshot> snapshot;
-        if (m_aggregatedModel.empty())
+        if (m_training.valid() && m_aggregatedSnapshot)
         {
-            snapshot = m_learner->Snapshot();
+            // A worker trains the learner now: the copy made before it began.
+            SubmitEvaluation(index, m_aggregatedSnapshot);
+            return;
         }
-        else if (!m_training.valid())
-        {
-            snapshot = m_learner->Snapshot(&m_aggregatedModel);
-        }
-        else
-        {
-            snapshot = m_aggregatedSnapshot;
-        }
-        if (snapshot)
+        JoinTraining(); // a learner is copied only when no worker trains it
+        if (auto snapshot = m_learner->Snapshot(m_aggregatedModel.empty() ? nullptr
+                                                                          : &m_aggregatedModel))
         {
             SubmitEvaluation(index, std::move(snapshot));
             return;
         }
     }
-    // The parameters are consistent only once a worker's training of them is done.
     JoinTraining();
     if (m_aggregatedModel.empty())
     {
         Report(m_learner->Evaluate(*m_testSet, m_evalSamples), index);
         return;
     }
-    // Mid-round: what is evaluated is the model of the last aggregation, as with evaluations by
-    // rounds, not the locally trained one still waiting for its neighbours.
     std::vector<float> trained = m_learner->GetParameters();
     m_learner->SetParameters(m_aggregatedModel);
     EvalResult result = m_learner->Evaluate(*m_testSet, m_evalSamples);
@@ -1153,15 +1151,30 @@ LearnerApplication::SubmitEvaluation(uint32_t round, std::shared_ptr<const Model
     }
     std::shared_ptr<const Dataset> test = m_testSet;
     const size_t samples = m_evalSamples;
-    // In the background: nothing in the simulation waits for an accuracy, while the next
-    // round's training is on the critical path. The copy leaves the learner free to train on.
+    // In the background: the next round's training is on the critical path, an accuracy only
+    // for the results. The copy leaves the learner free to train on.
     std::shared_future<EvalResult> result =
         m_pool->SubmitBackground([model, test, samples]()
                                  { return model->Evaluate(*test, samples); })
             .share();
     m_pendingEvaluations.push_back(result);
+    Deliver(round, result);
+}
+
+void
+LearnerApplication::Deliver(uint32_t round, std::shared_future<EvalResult> result)
+{
     // What the report says about the learner is taken now, the accuracy when it is known.
     EvalReport report = MakeReport(round);
+    if (!m_evaluations)
+    {
+        report.accuracy = result.get().accuracy;
+        report.loss = result.get().loss;
+        m_evaluatedTrace(report);
+        return;
+    }
+    // Behind the evaluations still on workers, whoever evaluated: the reports keep the order
+    // the evaluations were made in, whatever the number of threads.
     Ptr<LearnerApplication> self = this;
     m_evaluations->Add<EvalResult>(result,
                                    [self, report](const EvalResult& result) mutable
@@ -1187,10 +1200,9 @@ LearnerApplication::MakeReport(uint32_t round) const
 void
 LearnerApplication::Report(const EvalResult& result, uint32_t round)
 {
-    EvalReport report = MakeReport(round);
-    report.accuracy = result.accuracy;
-    report.loss = result.loss;
-    m_evaluatedTrace(report);
+    std::promise<EvalResult> ready;
+    ready.set_value(result);
+    Deliver(round, ready.get_future().share());
 }
 
 } // namespace ns3

@@ -253,6 +253,8 @@ class LearnerApplication : public Application
     void JoinTraining();
     /// Evaluate `model` on a worker, in the background; reported (in order) when done.
     void SubmitEvaluation(uint32_t round, std::shared_ptr<const ModelSnapshot> model);
+    /// Report `result` (Evaluated) when it is ready, in the order evaluations were made.
+    void Deliver(uint32_t round, std::shared_future<EvalResult> result);
     EvalReport MakeReport(uint32_t round) const;
     /// Whether a timed evaluation comes within `length` from now (EvalInterval > 0).
     bool EvaluationTickWithin(Time length) const;

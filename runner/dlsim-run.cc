@@ -398,7 +398,7 @@ PrintGridTable(const std::vector<GridPoint>& points,
 
 /// Start `self point.ini` with its output going to the point's log file.
 pid_t
-SpawnPoint(const std::string& self, const GridPoint& point, unsigned jobs)
+SpawnPoint(const std::string& self, const GridPoint& point, unsigned runsAtOnce)
 {
     const std::string out = point.config.GetString("out");
     CreateFolder(out);
@@ -416,10 +416,10 @@ SpawnPoint(const std::string& self, const GridPoint& point, unsigned jobs)
     // Points running side by side share the cores: with more threads than cores the simulator
     // threads (each run's critical path) would wait for each other's workers. One thread trains
     // in the simulator's thread, which is best when the runs alone fill the cores.
-    if (jobs > 1 && point.config.GetString("run.threads") == "auto")
+    if (runsAtOnce > 1 && point.config.GetString("run.threads") == "auto")
     {
         args.push_back("--run.threads="
-                       + std::to_string(std::max(1u, WorkerPool::DefaultThreads() / jobs)));
+                       + std::to_string(std::max(1u, WorkerPool::DefaultThreads() / runsAtOnce)));
     }
     std::vector<char*> argv;
     for (auto& a : args)
@@ -544,7 +544,10 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
             }
             else
             {
-                pid_t child = SpawnPoint(self, point, jobs);
+                pid_t child = SpawnPoint(
+                    self,
+                    point,
+                    static_cast<unsigned>(std::min<size_t>(jobs, points.size())));
                 running[child] = {next, Clock::now()};
                 RememberChild(child, true);
                 std::cout << "[start] " << point.name << " (point " << next + 1 << " of "

@@ -207,14 +207,14 @@ FindRuns(const std::string& dir, double target)
     return runs;
 }
 
-/// Keys whose values differ between runs (the run folder itself excluded).
+/// Keys whose values differ between runs (those that cannot change results excluded).
 std::vector<std::string>
 Axes(const std::vector<Run>& runs)
 {
     std::vector<std::string> axes;
     for (const auto& key : ScenarioKeys())
     {
-        if (key.name == "out")
+        if (!ChangesResults(key.name))
         {
             continue;
         }

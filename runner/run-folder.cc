@@ -76,15 +76,17 @@ HasCompleteResults(const std::string& folder)
 bool
 SameConfiguration(const std::string& a, const std::string& b)
 {
-    // A key that one file lacks (written before the key existed) counts with its default. The
-    // number of threads changes how fast a run goes, never its results.
+    // A key that one file lacks (written before the key existed) counts with its default.
     auto withDefaults = [](std::map<std::string, std::string> values)
     {
         for (const auto& key : ScenarioKeys())
         {
             values.emplace(key.name, key.defaultValue);
         }
-        values.erase("run.threads");
+        for (auto it = values.begin(); it != values.end();)
+        {
+            it = ChangesResults(it->first) ? std::next(it) : values.erase(it);
+        }
         return values;
     };
     return withDefaults(ReadIniValues(a)) == withDefaults(ReadIniValues(b));
@@ -214,14 +216,14 @@ PrepareRunFolder(const std::string& folder, const std::string& ini, bool overwri
         for (const auto& [key, value] : after)
         {
             auto it = before.find(key);
-            if (it == before.end() || it->second != value)
+            if (ChangesResults(key) && (it == before.end() || it->second != value))
             {
                 differing += (differing.empty() ? "" : ", ") + key;
             }
         }
         for (const auto& [key, value] : before)
         {
-            if (!after.count(key))
+            if (ChangesResults(key) && !after.count(key))
             {
                 differing += (differing.empty() ? "" : ", ") + key;
             }

@@ -235,6 +235,12 @@ AddRegistered(std::vector<ScenarioKey>& keys, const std::string& name, const std
 
 } // namespace
 
+bool
+ChangesResults(const std::string& key)
+{
+    return key != "out" && key != "run.threads";
+}
+
 const std::vector<ScenarioKey>&
 ScenarioKeys()
 {

@@ -36,6 +36,13 @@ struct ScenarioKey
 const std::vector<ScenarioKey>& ScenarioKeys();
 
 /**
+ * Whether `key` can change a run's results. Not `out` (where they go) nor `run.threads` (how
+ * fast they come): runs differing only in these are the same run when a grid resumes, a folder
+ * is overwritten or grid axes are found.
+ */
+bool ChangesResults(const std::string& key);
+
+/**
  * The resolved values of every key (defaults included), as text, with typed accessors that
  * reject a bad value with a ScenarioError naming the key.
  */

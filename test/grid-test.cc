@@ -94,10 +94,19 @@ TEST(Grid, RunsEveryPointWritesAnIndexAndResumes)
     EXPECT_EQ(ReadWholeFile(redo + "/eval.csv"), before) << "the rerun reproduces the lost run";
     EXPECT_EQ(ReadWholeFile(out + "/seed=1_algorithm=dpsgd/rounds.csv"), untouched);
 
-    // collect rebuilds the index from the folders alone.
+    // collect rebuilds the index from the folders alone. A point run with another thread count
+    // (by hand, or resumed with another -j) is the same run: the thread count is no axis.
+    const std::string config = out + "/seed=2_algorithm=dpsgd/config.ini";
+    std::string text = ReadWholeFile(config);
+    const std::string threads = "\nthreads = " + std::to_string(share) + "\n";
+    ASSERT_NE(text.find(threads), std::string::npos);
+    text.replace(text.find(threads), threads.size(), "\nthreads = 7\n");
+    std::ofstream(config) << text;
     fs::remove(out + "/index.csv");
     ASSERT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + " --collect " + out, output), 0) << output;
-    EXPECT_EQ(Lines(ReadWholeFile(out + "/index.csv")), 5u);
+    const std::string collected = ReadWholeFile(out + "/index.csv");
+    EXPECT_EQ(Lines(collected), 5u);
+    EXPECT_EQ(collected.find("run.threads"), std::string::npos) << collected;
     fs::remove_all(out);
 }
 

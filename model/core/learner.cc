@@ -266,16 +266,38 @@ Learner::Snapshot(const std::vector<float>* parameters) const
                                     + " values for a model of "
                                     + std::to_string(m_impl->numParameters) + " parameters");
     }
+    if (!m_impl->model->buffers().empty())
+    {
+        // Running statistics and the like are not in the flat parameters: a copy taken before a
+        // training could not match one taken after it, and results would depend on threads.
+        return nullptr;
+    }
     auto impl = std::make_unique<ModelSnapshot::Impl>();
+    // clone() builds the copy's modules afresh, drawing their initial values from torch's
+    // global generator before it overwrites them: the generator is put back as it was, so a copy
+    // changes no later draw.
+    auto generator = at::detail::getDefaultCPUGenerator();
+    at::Tensor generatorState;
+    {
+        std::lock_guard<std::mutex> lock(generator.mutex());
+        generatorState = generator.get_state();
+    }
     try
     {
-        // A deep copy: parameters and buffers (e.g. running statistics) as they are now.
         impl->model = torch::nn::Sequential(
             std::dynamic_pointer_cast<torch::nn::SequentialImpl>(m_impl->model->clone()));
     }
     catch (const c10::Error&)
     {
-        return nullptr; // a module of a registered model that is not torch::nn::Cloneable
+        impl->model = nullptr; // a module of a registered model that is not torch::nn::Cloneable
+    }
+    {
+        std::lock_guard<std::mutex> lock(generator.mutex());
+        generator.set_state(generatorState);
+    }
+    if (!impl->model)
+    {
+        return nullptr;
     }
     impl->model->eval();
     if (parameters)

@@ -56,9 +56,9 @@ struct EvalResult
 };
 
 /**
- * A frozen copy of a learner's model (its structure, parameters and buffers): evaluated on any
- * thread while the learner it came from trains on, with the same results as evaluating the
- * learner itself at the moment the copy was made.
+ * A frozen copy of a learner's model (its structure and parameters): evaluated on any thread
+ * while the learner it came from trains on, with the same results as evaluating the learner
+ * itself at the moment the copy was made.
  */
 class ModelSnapshot
 {
@@ -114,8 +114,9 @@ class Learner
     /**
      * A copy of the model to evaluate elsewhere: with the learner's parameters, or with
      * `parameters` (flat, as GetParameters gives them) if not null. Not while Train runs.
-     * Null if the model cannot be copied (a registered model with a module that is not
-     * torch::nn::Cloneable): then only Evaluate can evaluate it.
+     * Null if the model cannot be copied (a registered model with buffers, such as batch
+     * normalisation's running statistics, or with a module that is not torch::nn::Cloneable):
+     * then only Evaluate can evaluate it. Leaves torch's global generator as it was.
      */
     std::shared_ptr<const ModelSnapshot> Snapshot(
         const std::vector<float>* parameters = nullptr) const;

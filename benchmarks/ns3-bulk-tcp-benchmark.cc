@@ -3,17 +3,17 @@
  * dlsim: an ns-3 module for decentralized learning.
  *
  * What ns-3's own TCP costs to move bytes, with nothing of dlsim in the way: ns-3's
- * BulkSendApplication and PacketSink on point-to-point links, one flow per link, the TCP settings
+ * BulkSendApplication and PacketSink on point-to-point links, one flow each way on every link
+ * (as an overlay edge of dlsim's direct underlay carries), the TCP settings
  * and links dlsim uses (no queue disc, a device queue of one 100 ms round trip; MSS = MTU - 52, 4 MiB buffers, initial window 10, minimum RTO 1 s, delayed ACK
- * 200 ms). BulkSend sends dummy (zero-area) payload, so this is a lower bound of what any
- * application moving real bytes over ns-3's TCP can cost: it prints simulated payload megabytes
- * per wall second and wall microseconds per data segment, next to which dlsim's own figures
- * (network-cost-benchmark) can be read.
+ * 200 ms). BulkSend sends dummy (zero-area) payload in 64 KB writes. It prints simulated payload
+ * megabytes per wall second and wall microseconds per data segment: the reference against which
+ * dlsim's own figures (network-cost-benchmark) show what dlsim adds to ns-3's TCP.
  *
- * Usage: tcp-floor-benchmark [--flows=384] [--bytes=1340000] [--rate=100Mbps] [--delay=10ms]
+ * Usage: ns3-bulk-tcp-benchmark [--links=192] [--bytes=335000] [--rate=100Mbps] [--delay=10ms]
  *                            [--mtu=1500]
- * --bytes is per flow; the defaults are what 96 GN-LeNet learners on a 4-regular overlay send in
- * 4 D-PSGD rounds (4 x 335 KB per directed overlay edge).
+ * --bytes is per flow; the defaults are one D-PSGD round of 96 GN-LeNet learners on a 4-regular
+ * overlay (192 edges, a 335 KB model each way).
  */
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -33,13 +33,13 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    uint32_t flows = 384;
-    uint64_t bytes = 1340000;
+    uint32_t links = 192;
+    uint64_t bytes = 335000;
     std::string rate = "100Mbps";
     std::string delay = "10ms";
     uint32_t mtu = 1500;
     CommandLine cmd(__FILE__);
-    cmd.AddValue("flows", "number of links, one TCP flow each", flows);
+    cmd.AddValue("links", "number of links, one TCP flow each way on each", links);
     cmd.AddValue("bytes", "payload bytes per flow", bytes);
     cmd.AddValue("rate", "link rate", rate);
     cmd.AddValue("delay", "one-way link delay", delay);
@@ -65,7 +65,7 @@ main(int argc, char* argv[])
     InternetStackHelper internet;
     Ipv4AddressHelper addresses("10.0.0.0", "255.255.255.252");
     const uint16_t port = 9;
-    for (uint32_t f = 0; f < flows; ++f)
+    for (uint32_t l = 0; l < links; ++l)
     {
         NodeContainer pair;
         pair.Create(2);
@@ -75,13 +75,17 @@ main(int argc, char* argv[])
         addresses.NewNetwork();
         // As dlsim's links: no queue disc, a drop-tail device queue of one 100 ms round trip.
         TrafficControlHelper().Uninstall(devices);
-        BulkSendHelper send("ns3::TcpSocketFactory", InetSocketAddress(ends.GetAddress(1), port));
-        send.SetAttribute("MaxBytes", UintegerValue(bytes));
-        send.SetAttribute("SendSize", UintegerValue(65536)); // as dlsim hands TCP 64 KB pieces
-        send.Install(pair.Get(0)).Start(Seconds(0));
-        PacketSinkHelper sink("ns3::TcpSocketFactory",
-                              InetSocketAddress(Ipv4Address::GetAny(), port));
-        sink.Install(pair.Get(1)).Start(Seconds(0));
+        for (uint32_t from = 0; from < 2; ++from)
+        {
+            BulkSendHelper send("ns3::TcpSocketFactory",
+                                InetSocketAddress(ends.GetAddress(1 - from), port));
+            send.SetAttribute("MaxBytes", UintegerValue(bytes));
+            send.SetAttribute("SendSize", UintegerValue(65536)); // dlsim hands TCP 64 KB pieces
+            send.Install(pair.Get(from)).Start(Seconds(0));
+            PacketSinkHelper sink("ns3::TcpSocketFactory",
+                                  InetSocketAddress(Ipv4Address::GetAny(), port));
+            sink.Install(pair.Get(from)).Start(Seconds(0));
+        }
     }
 
     const auto start = std::chrono::steady_clock::now();
@@ -91,11 +95,12 @@ main(int argc, char* argv[])
     const double simulated = Simulator::Now().GetSeconds();
     Simulator::Destroy();
 
+    const uint32_t flows = 2 * links;
     const double payloadMb = static_cast<double>(bytes) * flows / 1e6;
     const double segments = std::ceil(static_cast<double>(bytes) / (mtu - 52)) * flows;
-    std::printf("ns-3 bulk TCP, %u flows x %llu bytes, %s, %s, MTU %u: simulated %.2f s, wall "
-                "%.2f s, %.1f payload MB/s, %.2f us per data segment\n",
-                flows,
+    std::printf("ns-3 bulk TCP, %u links x 2 flows x %llu bytes, %s, %s, MTU %u: simulated %.2f "
+                "s, wall %.2f s, %.1f payload MB/s, %.2f us per data segment\n",
+                links,
                 static_cast<unsigned long long>(bytes),
                 rate.c_str(),
                 delay.c_str(),
