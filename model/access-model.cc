@@ -97,35 +97,21 @@ std::vector<AccessLink>
 AccessModel::ReadFile(uint32_t hosts) const
 {
     std::vector<AccessLink> links(hosts);
-    std::vector<bool> seen(hosts, false);
-    for (const CsvRow& row : ReadCsvRows("access.file", m_file, "host", 4))
-    {
-        auto h = static_cast<uint32_t>(ParseIndex(row.where, row.fields[0], UINT32_MAX));
-        if (h >= hosts)
+    ForEachLearnerRow(
+        "access.file",
+        m_file,
+        "host",
+        4,
+        hosts,
+        [&links](uint32_t h, const CsvRow& row)
         {
-            throw ConfigValueError(row.where + ": host " + row.fields[0] + " does not exist ("
-                                   + std::to_string(hosts) + " learners)");
-        }
-        if (seen[h])
-        {
-            throw ConfigValueError(row.where + ": host " + row.fields[0] + " listed twice");
-        }
-        seen[h] = true;
-        links[h].upBps = ParseDataRateBps(row.where, row.fields[1]);
-        links[h].downBps = ParseDataRateBps(row.where, row.fields[2]);
-        links[h].latencySeconds = ParseSeconds(row.where, row.fields[3]);
-        CheckRange(row.where + ": uplink " + row.fields[1], links[h].upBps, true);
-        CheckRange(row.where + ": downlink " + row.fields[2], links[h].downBps, true);
-        CheckRange(row.where + ": latency " + row.fields[3], links[h].latencySeconds, false);
-    }
-    for (uint32_t h = 0; h < hosts; ++h)
-    {
-        if (!seen[h])
-        {
-            throw ConfigValueError("access.file " + m_file + " has no line for host "
-                                   + std::to_string(h));
-        }
-    }
+            links[h].upBps = ParseDataRateBps(row.where, row.fields[1]);
+            links[h].downBps = ParseDataRateBps(row.where, row.fields[2]);
+            links[h].latencySeconds = ParseSeconds(row.where, row.fields[3]);
+            CheckRange(row.where + ": uplink " + row.fields[1], links[h].upBps, true);
+            CheckRange(row.where + ": downlink " + row.fields[2], links[h].downBps, true);
+            CheckRange(row.where + ": latency " + row.fields[3], links[h].latencySeconds, false);
+        });
     return links;
 }
 

@@ -3,7 +3,6 @@
  * dlsim: an ns-3 module for decentralized learning.
  */
 #include "learner-application.h"
-#include "round-schedule.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -14,6 +13,7 @@
 #include "ns3/simulator.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/uinteger.h"
+#include "round-schedule.h"
 
 #include <algorithm>
 #include <ctime>
@@ -650,8 +650,7 @@ LearnerApplication::PushBytes(OutConnection& connection)
         {
             return; // HandleSendSpace resumes when TCP has freed buffer space
         }
-        if (connection.offset == 0 && !RoundsWaitForEveryMessage()
-            && room < m_socketBufferSize)
+        if (connection.offset == 0 && !RoundsWaitForEveryMessage() && room < m_socketBufferSize)
         {
             // One message with TCP at a time: the next waits in the queue, where a newer one
             // can still replace it, until the previous one is acknowledged (HandleSendSpace).
@@ -1115,8 +1114,8 @@ LearnerApplication::EvaluateNow(uint32_t index)
             return;
         }
         JoinTraining(); // a learner is copied only when no worker trains it
-        if (auto snapshot = m_learner->Snapshot(m_aggregatedModel.empty() ? nullptr
-                                                                          : &m_aggregatedModel))
+        if (auto snapshot
+            = m_learner->Snapshot(m_aggregatedModel.empty() ? nullptr : &m_aggregatedModel))
         {
             SubmitEvaluation(index, std::move(snapshot));
             return;
@@ -1153,10 +1152,11 @@ LearnerApplication::SubmitEvaluation(uint32_t round, std::shared_ptr<const Model
     const size_t samples = m_evalSamples;
     // In the background: the next round's training is on the critical path, an accuracy only
     // for the results. The copy leaves the learner free to train on.
-    std::shared_future<EvalResult> result =
-        m_pool->SubmitBackground([model, test, samples]()
+    std::shared_future<EvalResult> result
+        = m_pool
+              ->SubmitBackground([model, test, samples]()
                                  { return model->Evaluate(*test, samples); })
-            .share();
+              .share();
     m_pendingEvaluations.push_back(result);
     Deliver(round, result);
 }
@@ -1168,8 +1168,9 @@ LearnerApplication::Deliver(uint32_t round, std::shared_future<EvalResult> resul
     EvalReport report = MakeReport(round);
     if (!m_evaluations)
     {
-        report.accuracy = result.get().accuracy;
-        report.loss = result.get().loss;
+        const EvalResult& ready = result.get();
+        report.accuracy = ready.accuracy;
+        report.loss = ready.loss;
         m_evaluatedTrace(report);
         return;
     }

@@ -319,16 +319,13 @@ ReadPlan(const ScenarioConfig& c)
     if (const std::string& speeds = c.GetString("compute.file"); !speeds.empty())
     {
         std::vector<double> gflops(plan.nodes, 0.0);
-        ReadNodeAssignment("compute.file",
-                           speeds,
-                           plan.nodes,
-                           [&gflops](const CsvRow& row)
-                           {
-                               // The node field was checked before this is called.
-                               gflops[std::stoul(row.fields[0])]
-                                   = ParseNumber(row.where, row.fields[1], 1e-9, 1e15);
-                               return 0u;
-                           });
+        ForEachLearnerRow("compute.file",
+                          speeds,
+                          "node",
+                          2,
+                          plan.nodes,
+                          [&gflops](uint32_t node, const CsvRow& row)
+                          { gflops[node] = ParseNumber(row.where, row.fields[1], 1e-9, 1e15); });
         plan.compute->SetDeviceSpeeds(std::move(gflops));
     }
     plan.evalEvery = static_cast<uint32_t>(c.GetUint("eval.every", 1, UINT32_MAX));

@@ -232,9 +232,7 @@ TEST(SyntheticDataset, IsDeterministicAndBalanced)
     DatasetSplit a = MakeSyntheticDataset(spec);
     DatasetSplit b = MakeSyntheticDataset(spec);
     EXPECT_EQ(a.train->images, b.train->images);
-    std::vector<uint32_t> all(300);
-    std::iota(all.begin(), all.end(), 0u);
-    for (uint32_t c : ClassHistogram(*a.train, all))
+    for (uint32_t c : ClassHistogram(*a.train, AllSamples(300)))
     {
         EXPECT_EQ(c, 30u);
     }
@@ -244,13 +242,8 @@ TEST(SyntheticDataset, IsDeterministicAndBalanced)
 
 TEST(Learner, FlattensParametersInRegistrationOrder)
 {
-    UseSingleThreadedTorch();
-    SyntheticSpec spec;
-    spec.trainSamples = 40;
-    spec.testSamples = 10;
-    DatasetSplit data = MakeSyntheticDataset(spec);
-    std::vector<uint32_t> part(40);
-    std::iota(part.begin(), part.end(), 0u);
+    DatasetSplit data = SyntheticData(40, 10);
+    const std::vector<uint32_t> part = AllSamples(40);
     TrainingConfig config;
     config.model = "gn-lenet";
     Learner a(config, data.train, part, 1, 1);
@@ -276,19 +269,13 @@ TEST(Learner, FlattensParametersInRegistrationOrder)
 
 TEST(Learner, TrainingLowersTheLoss)
 {
-    UseSingleThreadedTorch();
-    SyntheticSpec spec;
-    spec.trainSamples = 500;
-    spec.testSamples = 200;
-    DatasetSplit data = MakeSyntheticDataset(spec);
-    std::vector<uint32_t> part(500);
-    std::iota(part.begin(), part.end(), 0u);
+    DatasetSplit data = SyntheticData(500, 200);
     TrainingConfig config;
     config.model = "mlp";
     config.lr = 0.05;
     config.batchSize = 16;
     config.localSteps = 10;
-    Learner learner(config, data.train, part, 1, 1);
+    Learner learner(config, data.train, AllSamples(500), 1, 1);
     EvalResult before = learner.Evaluate(*data.test, 0);
     for (int i = 0; i < 10; ++i)
     {
@@ -303,17 +290,11 @@ TEST(Learner, TrainingLowersTheLoss)
 
 TEST(Learner, ASnapshotEvaluatesTheModelAsItWasWhenTaken)
 {
-    UseSingleThreadedTorch();
-    SyntheticSpec spec;
-    spec.trainSamples = 300;
-    spec.testSamples = 200;
-    DatasetSplit data = MakeSyntheticDataset(spec);
-    std::vector<uint32_t> part(300);
-    std::iota(part.begin(), part.end(), 0u);
+    DatasetSplit data = SyntheticData(300, 200);
     TrainingConfig config;
     config.model = "gn-lenet";
     config.lr = 0.05;
-    Learner learner(config, data.train, part, 1, 1);
+    Learner learner(config, data.train, AllSamples(300), 1, 1);
     learner.Train();
     const EvalResult now = learner.Evaluate(*data.test, 0);
     const std::vector<float> model = learner.GetParameters();

@@ -9,6 +9,7 @@
 #include "synthetic-dataset.h"
 
 #include <cstdint>
+#include <numeric>
 #include <vector>
 
 namespace ns3
@@ -30,16 +31,32 @@ MakeIdx(const std::vector<uint32_t>& dims, const std::vector<uint8_t>& data)
     return bytes;
 }
 
-/// A tiny generated dataset (20 training, 5 test samples of 1x28x28) for building learners,
-/// with torch single-threaded as the module runs it.
+/// A generated dataset of 1x28x28 samples for building learners, with torch single-threaded as
+/// the module runs it.
 inline DatasetSplit
-TinySyntheticData()
+SyntheticData(uint32_t trainSamples, uint32_t testSamples)
 {
     UseSingleThreadedTorch();
     SyntheticSpec spec;
-    spec.trainSamples = 20;
-    spec.testSamples = 5;
+    spec.trainSamples = trainSamples;
+    spec.testSamples = testSamples;
     return MakeSyntheticDataset(spec);
+}
+
+/// A tiny one: 20 training and 5 test samples.
+inline DatasetSplit
+TinySyntheticData()
+{
+    return SyntheticData(20, 5);
+}
+
+/// A partition holding samples 0..n-1.
+inline std::vector<uint32_t>
+AllSamples(uint32_t n)
+{
+    std::vector<uint32_t> samples(n);
+    std::iota(samples.begin(), samples.end(), 0u);
+    return samples;
 }
 
 } // namespace ns3

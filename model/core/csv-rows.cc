@@ -123,6 +123,40 @@ ReadCsvRows(const std::string& key,
     return rows;
 }
 
+void
+ForEachLearnerRow(const std::string& key,
+                  const std::string& path,
+                  const std::string& label,
+                  size_t columns,
+                  uint32_t learners,
+                  const std::function<void(uint32_t learner, const CsvRow& row)>& row)
+{
+    std::vector<bool> seen(learners, false);
+    for (const CsvRow& r : ReadCsvRows(key, path, label, columns))
+    {
+        auto learner = static_cast<uint32_t>(ParseIndex(r.where, r.fields[0], UINT32_MAX));
+        if (learner >= learners)
+        {
+            throw ConfigValueError(r.where + ": " + label + " " + r.fields[0] + " does not exist ("
+                                   + std::to_string(learners) + " learners)");
+        }
+        if (seen[learner])
+        {
+            throw ConfigValueError(r.where + ": " + label + " " + r.fields[0] + " listed twice");
+        }
+        seen[learner] = true;
+        row(learner, r);
+    }
+    for (uint32_t i = 0; i < learners; ++i)
+    {
+        if (!seen[i])
+        {
+            throw ConfigValueError(key + " " + path + " has no line for " + label + " "
+                                   + std::to_string(i));
+        }
+    }
+}
+
 std::vector<uint32_t>
 ReadNodeAssignment(const std::string& key,
                    const std::string& path,
@@ -130,29 +164,12 @@ ReadNodeAssignment(const std::string& key,
                    const std::function<uint32_t(const CsvRow&)>& target)
 {
     std::vector<uint32_t> assigned(learners, 0);
-    std::vector<bool> seen(learners, false);
-    for (const CsvRow& row : ReadCsvRows(key, path, "node", 2))
-    {
-        auto node = static_cast<uint32_t>(ParseIndex(row.where, row.fields[0], UINT32_MAX));
-        if (node >= learners)
-        {
-            throw ConfigValueError(row.where + ": node " + row.fields[0] + " does not exist ("
-                                   + std::to_string(learners) + " learners)");
-        }
-        if (seen[node])
-        {
-            throw ConfigValueError(row.where + ": node " + row.fields[0] + " listed twice");
-        }
-        seen[node] = true;
-        assigned[node] = target(row);
-    }
-    for (uint32_t i = 0; i < learners; ++i)
-    {
-        if (!seen[i])
-        {
-            throw ConfigValueError(key + " " + path + " has no line for node " + std::to_string(i));
-        }
-    }
+    ForEachLearnerRow(key,
+                      path,
+                      "node",
+                      2,
+                      learners,
+                      [&](uint32_t node, const CsvRow& row) { assigned[node] = target(row); });
     return assigned;
 }
 

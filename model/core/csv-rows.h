@@ -58,6 +58,18 @@ enum class LineRead
 LineRead ReadBoundedLine(std::istream& in, std::string& line, size_t maxLength);
 
 /**
+ * A file with one row per learner 0..n-1, the learner's index in its first column (headed
+ * `label`, "node" or "host"), `columns` fields a row: `row` gets each learner's row once. Errors
+ * name the key, file and line (learner out of range, listed twice, missing).
+ */
+void ForEachLearnerRow(const std::string& key,
+                       const std::string& path,
+                       const std::string& label,
+                       size_t columns,
+                       uint32_t learners,
+                       const std::function<void(uint32_t learner, const CsvRow& row)>& row);
+
+/**
  * A file "node,TARGET" giving each of learners 0..n-1 exactly one target (a region, a router):
  * `target` turns a row's second field into its index, throwing for an unknown one. Errors
  * name the key, file and line (node out of range, listed twice, missing).

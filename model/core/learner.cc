@@ -172,23 +172,42 @@ Learner::GetParameters() const
     return flat;
 }
 
-void
-Learner::SetParameters(const std::vector<float>& flat)
+namespace
 {
-    if (flat.size() != m_impl->numParameters)
+
+/// `flat` must hold one value per parameter of the model; `caller` names the call for the error.
+void
+CheckParameterCount(const char* caller, const std::vector<float>& flat, size_t count)
+{
+    if (flat.size() != count)
     {
-        throw std::invalid_argument("SetParameters: got " + std::to_string(flat.size())
-                                    + " values for a model of "
-                                    + std::to_string(m_impl->numParameters) + " parameters");
+        throw std::invalid_argument(std::string(caller) + ": got " + std::to_string(flat.size())
+                                    + " values for a model of " + std::to_string(count)
+                                    + " parameters");
     }
+}
+
+/// Write `flat` (in registration order) into `parameters`. Outside any autograd graph a plain
+/// copy into the storage does what copy_ under NoGradGuard does, without torch's dispatch and
+/// element loops.
+void
+CopyIntoParameters(const std::vector<torch::Tensor>& parameters, const std::vector<float>& flat)
+{
     size_t offset = 0;
-    for (auto& p : m_impl->parameters)
+    for (const auto& p : parameters)
     {
-        // Outside any autograd graph (between rounds), so a plain copy into the storage does
-        // what copy_ under NoGradGuard does, without torch's dispatch and element loops.
         std::memcpy(p.data_ptr<float>(), flat.data() + offset, p.numel() * sizeof(float));
         offset += static_cast<size_t>(p.numel());
     }
+}
+
+} // namespace
+
+void
+Learner::SetParameters(const std::vector<float>& flat)
+{
+    CheckParameterCount("SetParameters", flat, m_impl->numParameters);
+    CopyIntoParameters(m_impl->parameters, flat); // between rounds: no graph holds them
 }
 
 namespace
@@ -244,10 +263,7 @@ struct ModelSnapshot::Impl
     torch::nn::Sequential model{nullptr}; ///< in evaluation mode from the start
 };
 
-ModelSnapshot::ModelSnapshot(std::unique_ptr<Impl> impl)
-    : m_impl(std::move(impl))
-{
-}
+ModelSnapshot::ModelSnapshot(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 
 ModelSnapshot::~ModelSnapshot() = default;
 
@@ -260,11 +276,9 @@ ModelSnapshot::Evaluate(const Dataset& test, size_t maxSamples) const
 std::shared_ptr<const ModelSnapshot>
 Learner::Snapshot(const std::vector<float>* parameters) const
 {
-    if (parameters && parameters->size() != m_impl->numParameters)
+    if (parameters)
     {
-        throw std::invalid_argument("Snapshot: got " + std::to_string(parameters->size())
-                                    + " values for a model of "
-                                    + std::to_string(m_impl->numParameters) + " parameters");
+        CheckParameterCount("Snapshot", *parameters, m_impl->numParameters);
     }
     if (!m_impl->model->buffers().empty())
     {
@@ -302,14 +316,7 @@ Learner::Snapshot(const std::vector<float>* parameters) const
     impl->model->eval();
     if (parameters)
     {
-        size_t offset = 0;
-        for (auto& p : impl->model->parameters())
-        {
-            std::memcpy(p.data_ptr<float>(),
-                        parameters->data() + offset,
-                        p.numel() * sizeof(float));
-            offset += static_cast<size_t>(p.numel());
-        }
+        CopyIntoParameters(impl->model->parameters(), *parameters);
     }
     return std::shared_ptr<const ModelSnapshot>(new ModelSnapshot(std::move(impl)));
 }
