@@ -20,6 +20,8 @@
 #include "random-variable-spec.h"
 
 #include <algorithm>
+#include <iomanip>
+#include <sstream>
 
 namespace ns3
 {
@@ -73,6 +75,17 @@ CrossTrafficHelper::Install(const Underlay& underlay, const std::vector<std::str
         if (std::find(roles.begin(), roles.end(), link.role) == roles.end())
         {
             continue;
+        }
+        if (m_kind == "cbr" && link.bandwidthBps > 0 && m_rateBps >= link.bandwidthBps)
+        {
+            // Its queue would stay full for good: the learners' TCP starves and no round ends.
+            std::ostringstream text;
+            text << std::setprecision(4) << "cross.rate: " << m_rateBps / 1e6
+                 << " Mbit/s of cbr traffic is not below the " << link.bandwidthBps / 1e6
+                 << " Mbit/s of link " << link.from << " -> " << link.to
+                 << " (" << link.role << "), which it would fill for good; give a lower rate, "
+                 << "or onoff traffic";
+            throw ConfigValueError(text.str());
         }
         Ptr<NetDevice> receiver = ReceiverOf(link);
         InetSocketAddress destination(AddressOf(receiver), kCrossPort);

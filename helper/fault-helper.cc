@@ -11,6 +11,7 @@
 #include "random-variable-spec.h"
 
 #include <cmath>
+#include <sstream>
 
 namespace ns3
 {
@@ -53,9 +54,66 @@ FaultHelper::SetDown(const std::vector<Ptr<OutageErrorModel>>& models, bool down
     }
 }
 
+std::vector<const UnderlayLink*>
+FaultHelper::LinksOf(const Underlay& underlay, const LinkOutage& outage)
+{
+    std::vector<const UnderlayLink*> links;
+    for (const UnderlayLink& link : underlay.links)
+    {
+        if ((link.from == outage.a && link.to == outage.b)
+            || (link.from == outage.b && link.to == outage.a))
+        {
+            links.push_back(&link);
+        }
+    }
+    return links;
+}
+
+void
+FaultHelper::Check(const Underlay& underlay) const
+{
+    for (const LinkOutage& outage : m_plan.links)
+    {
+        if (LinksOf(underlay, outage).empty())
+        {
+            throw ConfigValueError("faults.links: no link joins " + outage.a + " and " + outage.b
+                                   + " (the ends are named as in links.csv)");
+        }
+    }
+}
+
+std::vector<std::string>
+FaultHelper::DescribeUnreached(Time end) const
+{
+    std::vector<std::string> lines;
+    auto note = [&lines, end](const std::string& what, double down)
+    {
+        std::ostringstream text;
+        text << "faults: " << what << " at " << down << " s did not happen: the run ended at "
+             << end.GetSeconds() << " s";
+        lines.push_back(text.str());
+    };
+    for (const HostOutage& outage : m_plan.hosts)
+    {
+        if (Seconds(outage.down) >= end)
+        {
+            note("the crash of host " + std::to_string(outage.node), outage.down);
+        }
+    }
+    for (const LinkOutage& outage : m_plan.links)
+    {
+        if (Seconds(outage.down) >= end)
+        {
+            note("the outage of link " + outage.a + ":" + outage.b, outage.down);
+        }
+    }
+    return lines;
+}
+
 void
 FaultHelper::Install(const Underlay& underlay, ApplicationContainer apps)
 {
+    Check(underlay);
     for (const HostOutage& outage : m_plan.hosts)
     {
         const std::string name = std::to_string(outage.node);
@@ -90,20 +148,11 @@ FaultHelper::Install(const Underlay& underlay, ApplicationContainer apps)
     for (const LinkOutage& outage : m_plan.links)
     {
         std::vector<Ptr<OutageErrorModel>> models;
-        for (const UnderlayLink& link : underlay.links)
+        for (const UnderlayLink* link : LinksOf(underlay, outage))
         {
-            if ((link.from == outage.a && link.to == outage.b)
-                || (link.from == outage.b && link.to == outage.a))
-            {
-                models.push_back(OutageOf(link));
-            }
+            models.push_back(OutageOf(*link));
         }
         const std::string subject = outage.a + ":" + outage.b;
-        if (models.empty())
-        {
-            throw ConfigValueError("faults.links: no link joins " + outage.a + " and " + outage.b
-                                   + " (the ends are named as in links.csv)");
-        }
         Simulator::Schedule(Seconds(outage.down),
                             [this, models, subject]()
                             {

@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -43,7 +44,20 @@ class FaultHelper
      */
     void Install(const Underlay& underlay, ApplicationContainer apps);
 
+    /**
+     * Check that every faults.links item names a link of `underlay`, without scheduling
+     * anything (so that a bad item is refused before the run folder is written). Throws
+     * ConfigValueError naming the item.
+     */
+    void Check(const Underlay& underlay) const;
+
+    /// The faults that begin at or after `end` (the run was over), one line each.
+    std::vector<std::string> DescribeUnreached(Time end) const;
+
   private:
+    /// The link directions that join the ends of `outage`.
+    static std::vector<const UnderlayLink*> LinksOf(const Underlay& underlay,
+                                                    const LinkOutage& outage);
     /// The outage model of a link direction, installed at its receiving device on first use.
     Ptr<OutageErrorModel> OutageOf(const UnderlayLink& link);
     void SetDown(const std::vector<Ptr<OutageErrorModel>>& models, bool down);

@@ -143,6 +143,7 @@ LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
     }
 
     ApplicationContainer apps;
+    auto budget = std::make_shared<RoundBudget>(); // one per run: its learners wait for each other
     for (uint32_t i = 0; i < n; ++i)
     {
         uint64_t initSeed
@@ -202,6 +203,7 @@ LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
         app->Setup(std::move(learner), std::move(algorithm), m_data.test);
         app->SetWorkerPool(m_pool);
         app->SetEvaluationDelivery(m_evaluations);
+        app->SetRoundBudget(budget);
         nodes.Get(i)->AddApplication(app);
         apps.Add(app);
         NS_LOG_INFO("learner " << i << ": " << m_partition[i].size() << " samples, compute "

@@ -238,6 +238,12 @@ LearnerApplication::DeliverEvaluations()
 }
 
 void
+LearnerApplication::SetRoundBudget(std::shared_ptr<RoundBudget> budget)
+{
+    m_budget = std::move(budget);
+}
+
+void
 LearnerApplication::SetPeers(std::vector<Peer> outPeers, std::vector<uint32_t> inPeers)
 {
     SetPeerSchedule({PeerSet{std::move(outPeers), std::move(inPeers)}}, 1);
@@ -297,6 +303,12 @@ LearnerApplication::GetCompletedRounds() const
     return m_round == 0 ? 0 : m_round - 1;
 }
 
+uint64_t
+LearnerApplication::GetReceivedBytes() const
+{
+    return m_receivedBytes;
+}
+
 bool
 LearnerApplication::IsFinished() const
 {
@@ -347,14 +359,16 @@ LearnerApplication::StartApplication()
     m_algorithm->Initialize(m_learner->GetParameters(), context);
     m_inbox = std::make_unique<MessageInbox>(m_algorithm->GetPartialReceipt(),
                                              static_cast<LateMessages>(m_late));
-    if (!OpenSockets())
-    {
-        return;
-    }
     m_round = 1;
     if (m_evalInterval.IsZero())
     {
         Evaluate(0); // the initial model
+    }
+    // A host that crashed at the start (faults at 0 s run before the application starts) is
+    // off: Recover() opens its sockets and starts round 1.
+    if (m_crashed || !OpenSockets())
+    {
+        return;
     }
     StartRound();
 }
@@ -459,12 +473,14 @@ LearnerApplication::Crash(bool forGood)
     {
         return;
     }
-    if (m_mode == SYNC && !m_finished)
+    if (RoundsWaitForEveryMessage() && !m_finished)
     {
         std::ostringstream text;
         text << "crashed at " << Simulator::Now().GetSeconds()
-             << " s (faults); synchronous rounds wait for every in-neighbour, so its neighbours "
-                "cannot go on: use rounds.mode = deadline or async to study failures";
+             << " s (faults); " << (m_mode == SYNC ? "synchronous rounds" : "deadline rounds "
+                                    "without rounds.timeout")
+             << " wait for every in-neighbour, so its neighbours cannot go on: use rounds.mode = "
+                "async, or deadline with a rounds.timeout, to study failures";
         Fail(text.str());
         return;
     }
@@ -691,6 +707,7 @@ LearnerApplication::HandleRead(Ptr<Socket> socket)
         {
             break;
         }
+        m_receivedBytes += size;
         // Grown, never shrunk: no fresh zero-filled buffer for every read.
         if (m_readBuffer.size() < size)
         {
@@ -822,6 +839,10 @@ void
 LearnerApplication::StartRound()
 {
     NS_LOG_FUNCTION(this << m_round);
+    if (m_budget)
+    {
+        m_budget->highestStarted = std::max(m_budget->highestStarted, m_round);
+    }
     m_trained = false;
     m_deadlinePassed = false;
     m_roundValueBytes = 0;
@@ -947,6 +968,28 @@ LearnerApplication::FinishTraining(Time computeTime)
 }
 
 bool
+LearnerApplication::IsLastRound()
+{
+    if (m_round == GetTotalRounds())
+    {
+        return true;
+    }
+    if (!m_duration.IsStrictlyPositive() || Simulator::Now() < m_duration)
+    {
+        return false;
+    }
+    if (!RoundsWaitForEveryMessage() || !m_budget)
+    {
+        return true;
+    }
+    if (m_budget->lastRound == 0)
+    {
+        m_budget->lastRound = m_budget->highestStarted;
+    }
+    return m_round >= m_budget->lastRound;
+}
+
+bool
 LearnerApplication::RoundsWaitForEveryMessage() const
 {
     return m_mode == SYNC || (m_mode == DEADLINE && m_roundTimeout == Time::Max());
@@ -1038,8 +1081,7 @@ LearnerApplication::TryAggregate()
     m_learner->SetParameters(next);
     m_aggregatedModel.clear(); // the learner holds the newest aggregated model itself again
     m_aggregatedSnapshot.reset();
-    const bool last = m_round == GetTotalRounds()
-                      || (m_duration.IsStrictlyPositive() && Simulator::Now() >= m_duration);
+    const bool last = IsLastRound();
 
     RoundReport report;
     report.learner = m_learnerId;

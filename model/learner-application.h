@@ -104,6 +104,13 @@ struct EvalReport
  * connections, and one connection to each out-neighbour for outgoing messages. Evaluation costs
  * no simulated time.
  */
+/// The last round that learners waiting for each other agree on (see SetRoundBudget).
+struct RoundBudget
+{
+    uint32_t highestStarted = 0; ///< the highest round any learner has started
+    uint32_t lastRound = 0;      ///< 0 until the first round ends after the budget
+};
+
 class LearnerApplication : public Application
 {
   public:
@@ -165,6 +172,14 @@ class LearnerApplication : public Application
     void SetEvaluationDelivery(std::shared_ptr<InOrderDelivery> evaluations);
     /// Wait for the evaluations made so far and report them (Evaluated), in order.
     void DeliverEvaluations();
+    /**
+     * The learners of one run that share `budget` agree on their last round under a time
+     * budget (Duration) when rounds wait for every in-neighbour: it is the highest round any of
+     * them had started when the first round ended after the budget, and every learner completes
+     * it. Without a shared budget each learner stops at its first round end after the budget,
+     * and a neighbour that had already started the next round would wait for ever.
+     */
+    void SetRoundBudget(std::shared_ptr<RoundBudget> budget);
     /// A static overlay: the same neighbours every round.
     void SetPeers(std::vector<Peer> outPeers, std::vector<uint32_t> inPeers);
     /// A time-varying overlay: round t uses phases[((t - 1) / period) mod phases.size()].
@@ -176,6 +191,8 @@ class LearnerApplication : public Application
     uint32_t GetTotalRounds() const;
     /// Rounds completed so far.
     uint32_t GetCompletedRounds() const;
+    /// Payload bytes this learner has received so far (what a watchdog counts as progress).
+    uint64_t GetReceivedBytes() const;
     bool IsFinished() const;
 
     /**
@@ -266,6 +283,8 @@ class LearnerApplication : public Application
     uint32_t DropUnsentMessages();
     /// Sync rounds and deadline rounds without a timeout: every message of a round is awaited.
     bool RoundsWaitForEveryMessage() const;
+    /// Whether the round just aggregated is this learner's last (Rounds, Duration).
+    bool IsLastRound();
     void Evaluate(uint32_t round);
     void Report(const EvalResult& result, uint32_t round);
 
@@ -304,11 +323,13 @@ class LearnerApplication : public Application
     bool m_failed = false;
     bool m_crashed = false;
     uint32_t m_lostSends = 0;
+    uint64_t m_receivedBytes = 0;
     double m_trainLoss = 0.0;
     std::shared_ptr<WorkerPool> m_pool;
     /// The round's training on a worker (valid until joined): its mean loss.
     std::future<double> m_training;
     std::shared_ptr<InOrderDelivery> m_evaluations;
+    std::shared_ptr<RoundBudget> m_budget;
     /// This learner's evaluations still on a worker (oldest first), at most
     /// kMaxPendingEvaluations: each holds a copy of the model.
     std::deque<std::shared_future<EvalResult>> m_pendingEvaluations;

@@ -25,6 +25,13 @@ namespace ns3
 namespace
 {
 
+/// How often the watchdog looks for progress (simulated time): a few events per run.
+Time
+CheckPeriod()
+{
+    return Seconds(5);
+}
+
 /// A JSON string literal.
 std::string
 JsonString(const std::string& text)
@@ -112,6 +119,7 @@ ResultsWriter::ResultsWriter(const std::string& directory,
     m_wallStart = std::chrono::steady_clock::now();
     m_bytesAfterRound[0] = std::vector<uint64_t>(nodes, 0);
     m_roundOf.assign(nodes, 0);
+    m_roundEnd.assign(nodes, Time(0));
     m_finished.assign(nodes, false);
 }
 
@@ -119,10 +127,7 @@ void
 ResultsWriter::SetWatchdog(Time stall, Time limit)
 {
     m_stallTimeout = stall;
-    if (stall.IsStrictlyPositive())
-    {
-        Simulator::Schedule(stall, &ResultsWriter::CheckProgress, this);
-    }
+    Simulator::Schedule(std::min(StallLimit(), CheckPeriod()), &ResultsWriter::CheckProgress, this);
     if (limit.IsStrictlyPositive())
     {
         Simulator::Schedule(
@@ -138,6 +143,16 @@ ResultsWriter::SetWatchdog(Time stall, Time limit)
     }
 }
 
+Time
+ResultsWriter::StallLimit() const
+{
+    if (m_stallTimeout.IsStrictlyPositive())
+    {
+        return m_stallTimeout;
+    }
+    return std::max(Seconds(kStallFloorSeconds), m_longestRound * kStallRounds);
+}
+
 void
 ResultsWriter::CheckProgress()
 {
@@ -145,18 +160,41 @@ ResultsWriter::CheckProgress()
     {
         return;
     }
+    uint64_t received = 0;
+    for (uint32_t i = 0; i < m_apps.GetN(); ++i)
+    {
+        received += DynamicCast<LearnerApplication>(m_apps.Get(i))->GetReceivedBytes();
+    }
+    // Bytes still arriving, or a fault that holds hosts or links down, are no stall: a round
+    // can take long on a slow link, and rounds may wait for a host to come back.
+    if (received != m_receivedBytes || m_outages > 0)
+    {
+        m_receivedBytes = received;
+        m_lastProgress = Simulator::Now();
+    }
     const Time idle = Simulator::Now() - m_lastProgress;
-    if (idle >= m_stallTimeout)
+    const Time limit = StallLimit();
+    if (idle >= limit)
     {
         std::ostringstream text;
-        text << "no learner completed a round for " << idle.GetSeconds()
-             << " s of simulated time (run.stall_timeout; last progress at "
-             << m_lastProgress.GetSeconds()
+        text << "no learner completed a round or received a payload byte for "
+             << idle.GetSeconds() << " s of simulated time (run.stall_timeout = ";
+        if (m_stallTimeout.IsStrictlyPositive())
+        {
+            text << limit.GetSeconds() << " s";
+        }
+        else
+        {
+            text << "auto: " << kStallRounds << " times the longest round so far ("
+                 << m_longestRound.GetSeconds() << " s), at least " << kStallFloorSeconds
+                 << " s";
+        }
+        text << "; last progress seen at " << m_lastProgress.GetSeconds()
              << " s): the network is stalled; unfinished learners: " << DescribeUnfinished();
         StopWith(text.str());
         return;
     }
-    Simulator::Schedule(m_stallTimeout - idle, &ResultsWriter::CheckProgress, this);
+    Simulator::Schedule(std::min(limit - idle, CheckPeriod()), &ResultsWriter::CheckProgress, this);
 }
 
 void
@@ -166,9 +204,11 @@ ResultsWriter::OnAvailability(const AvailabilityReport& r)
                 std::to_string(r.learner));
     if (r.up)
     {
+        --m_outages;
         ++m_summary.recoveries;
         return;
     }
+    m_outages += r.forGood ? 0 : 1;
     ++m_summary.crashes;
     if (r.forGood && !m_finished[r.learner])
     {
@@ -186,6 +226,7 @@ void
 ResultsWriter::RecordFault(const std::string& event, const std::string& subject)
 {
     m_summary.linkOutages += event == "link-down" ? 1 : 0;
+    m_outages += event == "link-down" ? 1 : (event == "link-up" ? -1 : 0);
     std::ostringstream line;
     line << std::setprecision(9) << Simulator::Now().GetSeconds() << "," << event << "," << subject
          << "\n";
@@ -336,6 +377,8 @@ ResultsWriter::OnRound(const RoundReport& r)
     m_metadataBytes[r.learner] = r.totalMetadataBytes;
     m_lastRoundTime = std::max(m_lastRoundTime, r.time.GetSeconds());
     m_lastProgress = r.time;
+    m_longestRound = std::max(m_longestRound, r.time - m_roundEnd[r.learner]);
+    m_roundEnd[r.learner] = r.time;
     m_roundOf[r.learner] = r.round;
     // Curve lines by rounds report every node's bytes after the round and wait for the round
     // to be complete; timed lines carry their own bytes, so none of this is kept for them.

@@ -96,10 +96,18 @@ class ResultsWriter
     void DeliverEvaluations();
 
     /**
-     * Stop the run with an error when no learner completes a round for `stall` of simulated
-     * time, or when the simulated time reaches `limit` (zero: no such check).
+     * Stop the run with an error when it makes no progress (no learner completes a round and
+     * no learner receives a payload byte, while no host or link is down by a fault) for
+     * `stall` of simulated time, or when the simulated time reaches `limit` (zero: no such
+     * limit). A zero `stall` is relative to the run's own rounds: kStallRounds times its longest
+     * round so far, and at least kStallFloor.
      */
     void SetWatchdog(Time stall, Time limit);
+    /// A stalled run is one idle for this many of its longest rounds (automatic stall timeout).
+    static constexpr double kStallRounds = 10.0;
+    /// The automatic stall timeout's least value: ns-3's TCP waits up to 60 s (MaxRto) before
+    /// a retransmission, and one such wait must not end a run.
+    static constexpr double kStallFloorSeconds = 120.0;
 
     /// Note a fault in faults.csv at the current simulated time (e.g. "link-down", "3:core").
     void RecordFault(const std::string& event, const std::string& subject);
@@ -145,7 +153,13 @@ class ResultsWriter
     std::map<uint32_t, uint32_t> m_nodesDoneWithRound;
     std::set<uint32_t> m_completeRounds; ///< rounds every node has completed, not yet reported
     Time m_lastProgress;
-    Time m_stallTimeout;
+    Time m_stallTimeout; ///< zero: automatic (StallLimit)
+    Time m_longestRound;
+    std::vector<Time> m_roundEnd; ///< when each learner's latest round ended
+    uint64_t m_receivedBytes = 0; ///< payload bytes all learners had received at the last check
+    int m_outages = 0;            ///< hosts and links down by a fault now
+    /// How long the run may go without progress now.
+    Time StallLimit() const;
     std::string m_failure;
     std::vector<uint32_t> m_roundOf; ///< rounds completed by each learner
     double m_latestAccuracy = -1.0;

@@ -185,8 +185,10 @@ SetupKeys()
         {"eval.nodes", "0", "learners that evaluate, drawn at random; 0: all"},
         {"target_accuracy", "0.7", "mean test accuracy whose time and bytes to reach are reported"},
         {"run.stall_timeout",
-         "3600s",
-         "stop with an error when no learner completes a round for this long (simulated time)"},
+         "auto",
+         "stop with an error when no learner completes a round or receives a payload byte for "
+         "this long (simulated time; not while a fault holds a host or link down); auto: 10 "
+         "times the run's longest round so far, at least 120s"},
         {"run.threads",
          "auto",
          "worker threads that train and evaluate the learners while the simulator runs the "

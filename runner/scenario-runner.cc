@@ -334,8 +334,16 @@ ReadPlan(const ScenarioConfig& c)
     plan.evalNodes = static_cast<uint32_t>(c.GetUint("eval.nodes", 0, plan.nodes));
     plan.target = c.GetDouble("target_accuracy", 0.0, 1.0);
     plan.sameInit = c.GetBool("model.same_init");
-    plan.stallTimeout
-        = Seconds(ParseSeconds("run.stall_timeout", c.GetString("run.stall_timeout")));
+    const std::string& stall = c.GetString("run.stall_timeout");
+    if (stall != "auto")
+    {
+        plan.stallTimeout = Seconds(ParseSeconds("run.stall_timeout", stall));
+        if (!plan.stallTimeout.IsStrictlyPositive())
+        {
+            throw ScenarioError("run.stall_timeout: a positive time such as 600s, or auto; got '"
+                                + stall + "'");
+        }
+    }
     const std::string& threads = c.GetString("run.threads");
     plan.threads = threads == "auto" ? WorkerPool::DefaultThreads()
                                      : static_cast<uint32_t>(c.GetUint("run.threads", 1, 1024));
@@ -486,8 +494,25 @@ void
 CheckScenario(const ScenarioConfig& c)
 {
     ScenarioPlan plan = ReadPlan(c);
-    DrawOverlay(plan);
+    OverlayGraph graph = DrawOverlay(plan).Union();
     CheckInputs(c, plan.nodes);
+    if (!plan.faults.links.empty())
+    {
+        // Link names exist only in a built network: build it, check, and throw it away.
+        NodeContainer hosts;
+        hosts.Create(plan.nodes);
+        Underlay underlay = plan.underlay->Install(hosts, graph, 1);
+        try
+        {
+            FaultHelper(plan.faults).Check(underlay);
+        }
+        catch (...)
+        {
+            Simulator::Destroy();
+            throw;
+        }
+        Simulator::Destroy();
+    }
 }
 
 RunSummary
@@ -496,6 +521,14 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     ScenarioPlan plan = ReadPlan(c);
     // Missing or broken input files are refused before the run folder is touched.
     CheckInputs(c, plan.nodes);
+    // So is a fault on a link the network does not have: the network is built first.
+    OverlaySchedule schedule = DrawOverlay(plan);
+    OverlayGraph graph = schedule.Union();
+    NodeContainer hosts;
+    hosts.Create(plan.nodes);
+    Underlay underlay = plan.underlay->Install(hosts, graph, 1);
+    FaultHelper faults(plan.faults);
+    faults.Check(underlay);
     const std::string& out = plan.out;
     std::error_code made;
     std::filesystem::create_directories(out, made);
@@ -532,8 +565,6 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     writeConfig();
 
     UseSingleThreadedTorch();
-    OverlaySchedule schedule = DrawOverlay(plan);
-    OverlayGraph graph = schedule.Union();
     SharingConfig sharing = plan.sharing;
     // Values left to the overlay ("auto", e.g. CHOCO-SGD's step size), as its registration says.
     for (const auto& [key, value] : ResolveOnOverlay(sharing, AdjacencyOf(graph), plan.seed, log))
@@ -593,9 +624,6 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
         }
     }
 
-    NodeContainer hosts;
-    hosts.Create(plan.nodes);
-    Underlay underlay = plan.underlay->Install(hosts, graph, 1);
     LinkUsage linkUsage(underlay);
     log << plan.underlay->Describe(underlay) << std::endl;
 
@@ -630,7 +658,6 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     ResultsWriter writer(out, plan.nodes, plan.target, log);
     writer.Attach(apps);
     writer.SetWatchdog(plan.stallTimeout, plan.timeLimit);
-    FaultHelper faults(plan.faults);
     faults.SetLinkEventCallback([&writer](const std::string& event, const std::string& subject)
                                 { writer.RecordFault(event, subject); });
     faults.Install(underlay, apps);
@@ -655,6 +682,10 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
         Simulator::Destroy();
         throw std::runtime_error("run stopped at " + at.str() + " s of simulated time: " + why
                                  + "; what it computed until then is in " + out + "/*.csv.partial");
+    }
+    for (const std::string& line : faults.DescribeUnreached(Simulator::Now()))
+    {
+        log << "note: " << line << std::endl;
     }
     RunSummary summary = writer.Finish(plan.seed);
     summary.wireBytesPerNode = wire.GetBytes() / plan.nodes;

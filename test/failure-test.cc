@@ -159,7 +159,7 @@ TEST(Failure, AStalledNetworkEndsWithAClearError)
     std::string output;
     int status = RunCommand(kRun + kSmall
                                 + " --rounds=3 --link.bandwidth=1kbps"
-                                  " --run.stall_timeout=120s --out="
+                                  " --run.stall_timeout=5s --out="
                                 + out,
                             output);
     EXPECT_EQ(status, 1) << output;

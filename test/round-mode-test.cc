@@ -10,7 +10,9 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <iomanip>
 #include <map>
+#include <sstream>
 #include <unistd.h>
 
 namespace ns3
@@ -315,9 +317,144 @@ TEST(Faults, ACrashInSyncRoundsEndsTheRunNamingTheLearner)
               1)
         << output;
     EXPECT_NE(output.find("learner 2 crashed at 10 s"), std::string::npos) << output;
-    EXPECT_NE(output.find("rounds.mode = deadline or async"), std::string::npos) << output;
+    EXPECT_NE(output.find("use rounds.mode = async, or deadline with a rounds.timeout"),
+              std::string::npos)
+        << output;
     EXPECT_TRUE(fs::exists(out + "/rounds.csv.partial"));
     fs::remove_all(out);
+}
+
+// Deadline rounds without a timeout wait for every in-neighbour as sync rounds do: a crash ends
+// the run when it happens instead of leaving the neighbours to wait for the watchdog.
+TEST(Faults, ACrashInDeadlineRoundsWithoutATimeoutEndsTheRunAtOnce)
+{
+    std::string out = Folder("deadline-crash");
+    std::string output;
+    EXPECT_EQ(RunCommand(kRun + kRing + " --rounds=1000 --rounds.mode=deadline"
+                             + " --eval.interval=5s --faults.crash='[2@10s]' --out=" + out,
+                         output),
+              1)
+        << output;
+    EXPECT_NE(output.find("learner 2 crashed at 10 s"), std::string::npos) << output;
+    EXPECT_NE(output.find("deadline rounds without rounds.timeout"), std::string::npos) << output;
+    EXPECT_NE(output.find("run stopped at 10 s"), std::string::npos) << output;
+    fs::remove_all(out);
+}
+
+// A host that is off from 0 s starts when it recovers, in either mode that tolerates crashes;
+// the documented "for good" row of faults.file (empty up_s) is accepted; a fault after the end
+// of the run is reported as not having happened.
+TEST(Faults, CrashesAtTheStartForGoodFromAFileAndAfterTheEnd)
+{
+    // kRing with a model and data that cost little to train.
+    const std::string kTiny = " --nodes=6 --topology=ring --dataset=synthetic"
+                              " --synthetic.train_samples=300 --model=logistic"
+                              " --compute.model=fixed --compute.step_seconds=0.1";
+    for (const std::string mode : {" --rounds.mode=async", " --rounds.mode=deadline --rounds.timeout=1s"})
+    {
+        std::string out = RunDlsim("crash-at-0", kTiny + mode + " --rounds=100000 --eval.interval=5s"
+                                                            " --rounds.duration=10s"
+                                                            " --faults.crash='[1@0s-500ms]'");
+        EXPECT_EQ(ReadWholeFile(out + "/faults.csv"),
+                  "time_s,event,subject\n0,crash,1\n0.5,recover,1\n")
+            << mode;
+        auto ends = RoundEnds(out);
+        ASSERT_FALSE(ends[1].empty()) << mode;
+        EXPECT_GE(ends[1].front(), 0.5 + 0.3) << mode << ": learner 1 trains once it is up";
+        EXPECT_GT(ends[1].size(), 10u) << mode;
+        fs::remove_all(out);
+    }
+    const std::string file = WriteFile("faults-file.csv", "node,down_s,up_s\n1,3,\n");
+    std::string out = Folder("for-good");
+    std::string output;
+    EXPECT_EQ(RunCommand(kRun + kTiny + " --rounds=100000 --rounds.mode=deadline"
+                             + " --rounds.timeout=1s --eval.interval=5s"
+                             + " --rounds.duration=10s --faults.file=" + file
+                             + " --faults.crash='[2@1000s]' --faults.links='[0:1@2000s-2001s]'"
+                               " --out=" + out,
+                         output),
+              0)
+        << output;
+    EXPECT_EQ(ReadWholeFile(out + "/faults.csv"), "time_s,event,subject\n3,crash-for-good,1\n");
+    EXPECT_NE(output.find("note: faults: the crash of host 2 at 1000 s did not happen: the run "
+                          "ended at"),
+              std::string::npos)
+        << output;
+    EXPECT_NE(output.find("note: faults: the outage of link 0:1 at 2000 s did not happen"),
+              std::string::npos)
+        << output;
+    fs::remove_all(out);
+    fs::remove(file);
+}
+
+// A faults.links item naming no link is refused before the run folder is written, and a grid
+// refuses it before running any point.
+TEST(Faults, AMissingLinkIsRefusedBeforeAnythingIsWritten)
+{
+    std::string out = Folder("missing-link");
+    fs::remove_all(out);
+    std::string output;
+    EXPECT_EQ(RunCommand(kRun + kFaulty + " --faults.links='[0:4@5s-6s]' --out=" + out, output), 2)
+        << output;
+    EXPECT_NE(output.find("no link joins 0 and 4"), std::string::npos) << output;
+    EXPECT_FALSE(fs::exists(out)) << "nothing written";
+    EXPECT_EQ(RunCommand(kRun + kFaulty + " --seed=1,2 --faults.links='[0:4@5s-6s]' --out=" + out,
+                         output),
+              2)
+        << output;
+    EXPECT_NE(output.find("grid point"), std::string::npos) << output;
+    EXPECT_NE(output.find("no link joins 0 and 4"), std::string::npos) << output;
+    EXPECT_FALSE(fs::exists(out)) << "no point ran";
+}
+
+// Synchronous rounds under a time budget: every learner completes the same last round (the
+// highest any had started when the first round ended after the budget), so none waits for a
+// message its neighbours never send. Learners of different speeds end a round at different
+// times; the budget is put between the first and the last end of one round, where a learner
+// that stopped at its own first round end after the budget would leave a faster neighbour
+// waiting for ever.
+TEST(RoundModes, SyncRoundsUnderABudgetAgreeOnTheirLastRound)
+{
+    const std::string speeds
+        = WriteFile("speeds.csv", "node,gflops\n0,1\n1,3\n2,1.5\n3,5\n4,1\n5,2\n");
+    const std::string run = " --nodes=6 --topology=ring --dataset=synthetic"
+                            " --synthetic.train_samples=300 --model=logistic --rounds=100000"
+                            " --eval.interval=1s --compute.file="
+                            + speeds;
+    std::string out = RunDlsim("budget", run + " --rounds.duration=1s");
+    std::map<uint32_t, std::pair<double, double>> spread; // round: first and last end
+    for (const auto& row : ReadCsv(out + "/rounds.csv"))
+    {
+        const double t = std::stod(row[2]);
+        auto [it, added] = spread.emplace(std::stoul(row[1]), std::make_pair(t, t));
+        it->second = {std::min(it->second.first, t), std::max(it->second.second, t)};
+    }
+    double budget = 0.0;
+    for (const auto& [round, ends] : spread)
+    {
+        if (round >= 3 && ends.second > ends.first + 1e-4)
+        {
+            budget = (ends.first + ends.second) / 2;
+            break;
+        }
+    }
+    ASSERT_GT(budget, 0.0) << "no round whose learners end it at different times";
+    std::ostringstream duration;
+    duration << std::setprecision(9) << budget << "s";
+    std::string output;
+    ASSERT_EQ(RunCommand(kRun + run + " --rounds.duration=" + duration.str() + " --out=" + out,
+                         output),
+              0)
+        << duration.str() << "\n"
+        << output;
+    auto ends = RoundEnds(out);
+    ASSERT_EQ(ends.size(), 6u);
+    for (const auto& [learner, times] : ends)
+    {
+        EXPECT_EQ(times.size(), ends[0].size()) << "learner " << learner;
+    }
+    fs::remove_all(out);
+    fs::remove(speeds);
 }
 
 // The link between learners 0 and 1 fails from 20 s to 150 s. TCP retransmits until it gives

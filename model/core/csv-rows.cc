@@ -91,12 +91,20 @@ ReadCsvRows(const std::string& key,
             throw ConfigValueError(key + " " + path + ": more than 10 million lines");
         }
         line = line.substr(0, line.find('#'));
-        std::stringstream ss(line);
-        for (std::string f; std::getline(ss, f, ',');)
+        // Every comma separates two fields, so "1,0.3," has an empty third one (getline alone
+        // would drop a trailing empty field).
+        for (size_t start = 0;;)
         {
+            const size_t comma = line.find(',', start);
+            std::string f = line.substr(start, comma - start);
             f.erase(0, f.find_first_not_of(" \t\r"));
             f.erase(f.find_last_not_of(" \t\r") + 1);
             row.fields.push_back(f);
+            if (comma == std::string::npos)
+            {
+                break;
+            }
+            start = comma + 1;
         }
         if (row.fields.empty() || (row.fields.size() == 1 && row.fields[0].empty()))
         {
