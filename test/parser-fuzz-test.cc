@@ -754,7 +754,9 @@ TEST(ParserFuzz, CsvRowsExtremeValues)
     expect("0,0,inf\n", {":1", "expected a number, got 'inf'"});
     expect("0,0,0x10\n", {":1", "expected a number, got '0x10'"});
     expect("0,0,1..2\n", {":1", "expected a number"});
-    expect("0,0,\n", {":1", "expected 3 comma-separated fields, got 2"});
+    // A trailing comma is an empty last field (faults.file's "for good" row relies on it).
+    expect("0,0,\n", {":1", "expected a number, got ''"});
+    expect("0,0,1,\n", {":1", "expected 3 comma-separated fields, got 4"});
     expect("0,0\n", {":1", "expected 3 comma-separated fields, got 2"});
     expect("0,0,1\n" + std::string((1 << 20) + 10, '5'), {":2", "line longer than 1048576"});
     expect(std::string("\0\xff\xfe\x01,\x02,\x03", 8), {":1"});
