@@ -52,7 +52,7 @@ CrossTrafficHelper::CrossTrafficHelper(const std::string& kind,
 {
     if (kind != "cbr" && kind != "onoff" && kind != "bulk")
     {
-        throw ConfigValueError("cross.traffic: '" + kind
+        throw ConfigValueError("cross.traffic: '" + ShownText(kind)
                                + "' is not one of none, cbr, onoff, bulk");
     }
     if (kind != "bulk" && !(rateBps > 0))

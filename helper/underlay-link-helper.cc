@@ -98,7 +98,7 @@ CheckLinkBehaviour(const LinkBehaviour& behaviour)
     const auto& discs = KnownQueueDiscs();
     if (std::find(discs.begin(), discs.end(), behaviour.queueDisc) == discs.end())
     {
-        throw ConfigValueError("link.queue_disc: '" + behaviour.queueDisc
+        throw ConfigValueError("link.queue_disc: '" + ShownText(behaviour.queueDisc)
                                + "' is not one of none, fq-codel, codel, pie, fifo");
     }
     if (!(behaviour.loss >= 0.0 && behaviour.loss < 1.0))

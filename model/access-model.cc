@@ -20,10 +20,15 @@ AccessModel::Parse(const std::string& key, const std::string& text, bool isRate)
     {
         q.random = ParseRandomVariable(key, text);
         q.scale = isRate ? 1e6 : 1e-3;
+        // A constant's every draw is known now: refused before anything is written.
+        if (double constant = ConstantValueOf(q.random); !std::isnan(constant))
+        {
+            CheckRange(key + " (its constant)", constant * q.scale, isRate);
+        }
     }
     else
     {
-        q.fixed = isRate ? ParseDataRateBps(key, text) : ParseSeconds(key, text);
+        q.fixed = isRate ? ParseDataRateBps(key, text) : ParseLatencySeconds(key, text);
     }
     return q;
 }
@@ -57,11 +62,13 @@ AccessModel::AssignStreams(int64_t stream)
 void
 AccessModel::CheckRange(const std::string& what, double value, bool isRate)
 {
-    // ns-3's DataRate is a whole number of bit/s, and its Time overflows past about 292 years.
-    if (isRate ? !(value >= 1.0 && value <= 1e15) : !(value >= 0.0 && value <= 1e6))
+    if (isRate)
     {
-        throw ConfigValueError(
-            what + (isRate ? " is outside 1 bit/s to 1e15 bit/s" : " is outside 0 to 1e6 s"));
+        CheckDataRateBps(what, value);
+    }
+    else
+    {
+        CheckLatencySeconds(what, value);
     }
 }
 
@@ -69,10 +76,7 @@ double
 AccessModel::DrawOne(const Quantity& q, const std::string& key, uint32_t host, bool isRate)
 {
     double value = q.random ? q.random->GetValue() * q.scale : q.fixed;
-    CheckRange(key + ": " + std::to_string(value) + (q.random ? " drawn" : "") + " for host "
-                   + std::to_string(host),
-               value,
-               isRate);
+    CheckRange(key + " (drawn for host " + std::to_string(host) + ")", value, isRate);
     return value;
 }
 
@@ -97,21 +101,17 @@ std::vector<AccessLink>
 AccessModel::ReadFile(uint32_t hosts) const
 {
     std::vector<AccessLink> links(hosts);
-    ForEachLearnerRow(
-        "access.file",
-        m_file,
-        "host",
-        4,
-        hosts,
-        [&links](uint32_t h, const CsvRow& row)
-        {
-            links[h].upBps = ParseDataRateBps(row.where, row.fields[1]);
-            links[h].downBps = ParseDataRateBps(row.where, row.fields[2]);
-            links[h].latencySeconds = ParseSeconds(row.where, row.fields[3]);
-            CheckRange(row.where + ": uplink " + row.fields[1], links[h].upBps, true);
-            CheckRange(row.where + ": downlink " + row.fields[2], links[h].downBps, true);
-            CheckRange(row.where + ": latency " + row.fields[3], links[h].latencySeconds, false);
-        });
+    ForEachLearnerRow("access.file",
+                      m_file,
+                      "host",
+                      4,
+                      hosts,
+                      [&links](uint32_t h, const CsvRow& row)
+                      {
+                          links[h].upBps = ParseDataRateBps(row.where, row.fields[1]);
+                          links[h].downBps = ParseDataRateBps(row.where, row.fields[2]);
+                          links[h].latencySeconds = ParseLatencySeconds(row.where, row.fields[3]);
+                      });
     return links;
 }
 

@@ -59,7 +59,8 @@ class AccessModel
 
     static Quantity Parse(const std::string& key, const std::string& text, bool isRate);
     static double DrawOne(const Quantity& q, const std::string& key, uint32_t host, bool isRate);
-    /// Throws ConfigValueError unless a rate is 1 bit/s to 1e15 bit/s, a latency 0 to 1e6 s.
+    /// Throws ConfigValueError unless a rate or a latency is within what dlsim gives ns-3
+    /// (CheckDataRateBps, CheckLatencySeconds).
     static void CheckRange(const std::string& what, double value, bool isRate);
     std::vector<AccessLink> ReadFile(uint32_t hosts) const;
 

@@ -7,6 +7,8 @@
 #include "ns3/double.h"
 #include "random-variable-spec.h"
 
+#include <cmath>
+
 namespace ns3
 {
 
@@ -30,16 +32,18 @@ ComputeTimeModel::ComputeTimeModel(const std::string& mode,
     }
     else
     {
-        throw ConfigValueError("compute.model: unknown mode '" + mode
+        throw ConfigValueError("compute.model: unknown mode '" + ShownText(mode)
                                + "' (known: flops, fixed, measured)");
     }
+    double value = std::nan("");
     if (IsRandomVariableSpec(deviceGflops))
     {
         m_deviceGflops = ParseRandomVariable("compute.device_gflops", deviceGflops);
+        value = ConstantValueOf(m_deviceGflops); // a constant is checked now, NaN otherwise
     }
     else
     {
-        double value = 0.0;
+        value = 0.0;
         try
         {
             size_t used = 0;
@@ -55,10 +59,16 @@ ComputeTimeModel::ComputeTimeModel(const std::string& mode,
         {
             throw ConfigValueError("compute.device_gflops: expected a positive number of GFLOP/s "
                                    "or an ns-3 random variable, got '"
-                                   + deviceGflops + "'");
+                                   + ShownText(deviceGflops) + "'");
         }
         m_deviceGflops = CreateObject<ConstantRandomVariable>();
         m_deviceGflops->SetAttribute("Constant", DoubleValue(value));
+    }
+    if (!std::isnan(value) && !(value >= kMinGflops && value <= kMaxGflops))
+    {
+        throw ConfigValueError("compute.device_gflops: " + FormatBound(value)
+                               + " GFLOP/s is outside " + FormatBound(kMinGflops) + " to "
+                               + FormatBound(kMaxGflops) + " GFLOP/s");
     }
     if (!(stepSeconds >= 0.0))
     {
@@ -107,16 +117,32 @@ ComputeTimeModel::NextNodeRoundTime(double trainFlopsPerSample,
         gflops = m_speeds[m_nextNode];
     }
     ++m_nextNode;
+    const std::string learner = " for learner " + std::to_string(m_nextNode - 1);
+    // A round's compute time becomes an ns-3 Time: it must stay within what one holds.
+    auto checked = [&learner](double seconds, const std::string& key)
+    {
+        if (!(seconds <= kMaxSeconds))
+        {
+            throw ConfigValueError(key + ": a round's compute time of " + FormatBound(seconds)
+                                   + " s" + learner + " is beyond " + FormatBound(kMaxSeconds)
+                                   + " s");
+        }
+        return Seconds(seconds);
+    };
     switch (m_mode)
     {
         case Mode::Flops:
-            if (!(gflops > 0.0))
+            if (!(gflops >= kMinGflops && gflops <= kMaxGflops))
             {
-                throw ConfigValueError("compute.device_gflops drew a non-positive device speed");
+                throw ConfigValueError("compute.device_gflops: device speed " + FormatBound(gflops)
+                                       + " GFLOP/s" + (m_speeds.empty() ? " drawn" : "") + learner
+                                       + " is outside " + FormatBound(kMinGflops) + " to "
+                                       + FormatBound(kMaxGflops) + " GFLOP/s");
             }
-            return Seconds(trainFlopsPerSample * batchSize * localSteps / (gflops * 1e9));
+            return checked(trainFlopsPerSample * batchSize * localSteps / (gflops * 1e9),
+                           "compute.device_gflops");
         case Mode::Fixed:
-            return Seconds(m_stepSeconds * localSteps);
+            return checked(m_stepSeconds * localSteps, "compute.step_seconds");
         case Mode::Measured:
             return Time(0); // charged per round from the measured CPU time
     }

@@ -29,6 +29,10 @@ namespace ns3
 class ComputeTimeModel
 {
   public:
+    /// Device speeds, fixed, read or drawn, in GFLOP/s: 1 FLOP/s to 1e15 GFLOP/s.
+    static constexpr double kMinGflops = 1e-9;
+    static constexpr double kMaxGflops = 1e15;
+
     enum class Mode
     {
         Flops,
@@ -53,7 +57,9 @@ class ComputeTimeModel
 
     /**
      * The simulated duration of one round of local training on the next node (call once per
-     * node, in node order: Flops mode draws that node's device speed).
+     * node, in node order: Flops mode draws that node's device speed). Throws
+     * ConfigValueError naming the key when the speed is outside kMinGflops to kMaxGflops or the
+     * time beyond kMaxSeconds.
      */
     Time NextNodeRoundTime(double trainFlopsPerSample, uint32_t batchSize, uint32_t localSteps);
 

@@ -29,7 +29,7 @@ ParseInterval(const std::string& where, const std::string& text)
     }
     if (!(down >= 0.0) || !(up > down))
     {
-        throw ConfigValueError(where + ": the outage must end after it starts, got '" + text
+        throw ConfigValueError(where + ": the outage must end after it starts, got '" + ShownText(text)
                                + "'");
     }
     return {down, up};
@@ -42,7 +42,7 @@ SplitAt(const std::string& where, const std::string& item, const std::string& fo
     const size_t at = item.find('@');
     if (at == std::string::npos || at == 0 || at + 1 == item.size())
     {
-        throw ConfigValueError(where + ": expected " + form + ", got '" + item + "'");
+        throw ConfigValueError(where + ": expected " + form + ", got '" + ShownText(item) + "'");
     }
     return {item.substr(0, at), item.substr(at + 1)};
 }
@@ -80,7 +80,7 @@ ReadFaultPlan(const std::vector<std::string>& crashes,
     };
     for (const std::string& item : crashes)
     {
-        const std::string where = "faults.crash item '" + item + "'";
+        const std::string where = "faults.crash item '" + ShownText(item) + "'";
         auto [node, interval] = SplitAt(where, item, "NODE@DOWN or NODE@DOWN-UP, e.g. 3@60s-90s");
         auto [down, up] = ParseInterval(where, interval);
         addHost(where, node, down, up);
@@ -118,7 +118,7 @@ ReadFaultPlan(const std::vector<std::string>& crashes,
     }
     for (const std::string& item : links)
     {
-        const std::string where = "faults.links item '" + item + "'";
+        const std::string where = "faults.links item '" + ShownText(item) + "'";
         auto [ends, interval] = SplitAt(where, item, "A:B@DOWN-UP, e.g. 3:core@10s-20s");
         // Router names may hold dashes ("eu-west"), so the ends are split at a colon.
         const size_t colon = ends.find(':');

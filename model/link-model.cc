@@ -8,6 +8,7 @@
 #include "random-variable-spec.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -21,13 +22,6 @@ namespace
 
 /// Longer lines are not link files; refusing them keeps a hostile file from filling memory.
 constexpr size_t kMaxLinkLineLength = 4096;
-// ns-3's DataRate is a whole number of bit/s: below 1 bit/s it would be 0, which a device cannot
-// send at, and far above any real link it no longer fits.
-constexpr double kMinFileBandwidthBps = 1.0;
-constexpr double kMaxFileBandwidthBps = 1e15;
-// A one-way latency of more than 11 days is a unit mistake; much larger ones overflow ns-3's
-// time.
-constexpr double kMaxFileLatencySeconds = 1e6;
 
 /// The next line of `in` without its end of line; false at the end of the file. Throws
 /// ConfigValueError naming `where` for a line longer than kMaxLinkLineLength.
@@ -72,6 +66,11 @@ LinkModel::LinkModel(const std::string& bandwidth, const std::string& latency)
     if (IsRandomVariableSpec(bandwidth))
     {
         m_bandwidthMbps = ParseRandomVariable("link.bandwidth", bandwidth);
+        // A constant's every draw is known now: refused before anything is written.
+        if (double constant = ConstantValueOf(m_bandwidthMbps); !std::isnan(constant))
+        {
+            CheckDataRateBps("link.bandwidth (its constant, in Mbit/s)", constant * 1e6);
+        }
     }
     else
     {
@@ -80,10 +79,14 @@ LinkModel::LinkModel(const std::string& bandwidth, const std::string& latency)
     if (IsRandomVariableSpec(latency))
     {
         m_latencyMs = ParseRandomVariable("link.latency", latency);
+        if (double constant = ConstantValueOf(m_latencyMs); !std::isnan(constant))
+        {
+            CheckLatencySeconds("link.latency (its constant, in ms)", constant * 1e-3);
+        }
     }
     else
     {
-        m_fixedLatencySeconds = ParseSeconds("link.latency", latency);
+        m_fixedLatencySeconds = ParseLatencySeconds("link.latency", latency);
     }
 }
 
@@ -124,16 +127,10 @@ LinkModel::Draw(const std::vector<std::pair<uint32_t, uint32_t>>& links) const
         p.v = v;
         p.bandwidthBps = m_bandwidthMbps ? m_bandwidthMbps->GetValue() * 1e6 : m_fixedBandwidthBps;
         p.latencySeconds = m_latencyMs ? m_latencyMs->GetValue() * 1e-3 : m_fixedLatencySeconds;
-        if (!(p.bandwidthBps > 0.0))
-        {
-            throw ConfigValueError("link.bandwidth: drew a non-positive bandwidth for link "
-                                   + std::to_string(u) + "-" + std::to_string(v));
-        }
-        if (!(p.latencySeconds >= 0.0))
-        {
-            throw ConfigValueError("link.latency: drew a negative latency for link "
-                                   + std::to_string(u) + "-" + std::to_string(v));
-        }
+        const std::string link
+            = " (drawn for link " + std::to_string(u) + "-" + std::to_string(v) + ")";
+        CheckDataRateBps("link.bandwidth" + link, p.bandwidthBps);
+        CheckLatencySeconds("link.latency" + link, p.latencySeconds);
         drawn[{u, v}] = p;
     }
     std::vector<LinkParameters> result;
@@ -218,16 +215,7 @@ LinkModel::ReadFile(const std::vector<std::pair<uint32_t, uint32_t>>& links) con
         p.u = std::min(u, v);
         p.v = std::max(u, v);
         p.bandwidthBps = ParseDataRateBps(where, fields[2]);
-        if (p.bandwidthBps < kMinFileBandwidthBps || p.bandwidthBps > kMaxFileBandwidthBps)
-        {
-            throw ConfigValueError(where + ": bandwidth " + fields[2]
-                                   + " is outside 1 bit/s to 1e15 bit/s");
-        }
-        p.latencySeconds = ParseSeconds(where, fields[3]);
-        if (!(p.latencySeconds >= 0.0) || p.latencySeconds > kMaxFileLatencySeconds)
-        {
-            throw ConfigValueError(where + ": latency " + fields[3] + " is outside 0 s to 1e6 s");
-        }
+        p.latencySeconds = ParseLatencySeconds(where, fields[3]);
         auto [it, added] = listed.emplace(std::make_pair(p.u, p.v), p);
         const bool sameAgain = runOutput && it->second.bandwidthBps == p.bandwidthBps
                                && it->second.latencySeconds == p.latencySeconds;

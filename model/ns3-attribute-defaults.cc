@@ -26,12 +26,8 @@
 namespace ns3
 {
 
-namespace
-{
-
-/// Attributes dlsim sets on every object it creates, from the key named here.
 const std::map<std::string, std::string>&
-SetByDlsim()
+Ns3AttributesSetByDlsim()
 {
     static const std::map<std::string, std::string> keys = {
         {"ns3::TcpSocket::SegmentSize", "tcp.segment_size"},
@@ -46,6 +42,17 @@ SetByDlsim()
         {"ns3::PointToPointChannel::Delay", "link.latency or access.latency"},
         {"ns3::DropTailQueue<Packet>::MaxSize", "link.queue"},
         {"ns3::LearnerApplication::Rounds", "rounds"},
+        {"ns3::LearnerApplication::RoundMode", "rounds.mode"},
+        {"ns3::LearnerApplication::RoundTimeout", "rounds.timeout"},
+        {"ns3::LearnerApplication::LateMessages", "rounds.late"},
+        {"ns3::LearnerApplication::Duration", "rounds.duration"},
+        {"ns3::LearnerApplication::EvalInterval", "eval.interval"},
+        {"ns3::LearnerApplication::Evaluate", "eval.nodes"},
+        {"ns3::LearnerApplication::MeasuredComputeScale", "compute.measured_scale"},
+        {"ns3::OnOffApplication::DataRate", "cross.rate"},
+        {"ns3::OnOffApplication::OnTime", "cross.on"},
+        {"ns3::OnOffApplication::OffTime", "cross.off"},
+        {"ns3::BulkSendApplication::MaxBytes", "cross.traffic"},
         {"ns3::LearnerApplication::EvalEvery", "eval.every"},
         {"ns3::LearnerApplication::EvalSamples", "eval.test_samples"},
         {"ns3::LearnerApplication::TcpSegmentSize", "tcp.segment_size"},
@@ -57,6 +64,72 @@ SetByDlsim()
         {"ns3::LearnerApplication::ComputeTime", "compute.*"},
     };
     return keys;
+}
+
+namespace
+{
+
+/**
+ * Values an attribute's type accepts but ns-3 cannot run with (a TCP window of 0 crashes it, a
+ * time-out of 0 retries at the same instant for ever): the least and the most, in the
+ * attribute's unit (seconds for times).
+ */
+struct Limit
+{
+    double min;
+    double max;
+};
+
+const std::map<std::string, Limit>&
+Limits()
+{
+    static const std::map<std::string, Limit> limits = {
+        {"ns3::TcpSocketBase::MaxWindowSize", {1, 65535}},
+        {"ns3::TcpSocketBase::ReTxThreshold", {1, 65535}},
+        {"ns3::TcpSocket::InitialSlowStartThreshold", {1, 4294967295.0}},
+        {"ns3::TcpSocket::ConnCount", {1, 1000}},
+        {"ns3::TcpSocket::DataRetries", {1, 1000}},
+        {"ns3::TcpSocket::DelAckCount", {1, 65535}},
+        {"ns3::TcpSocket::ConnTimeout", {1e-3, 3600}},
+        {"ns3::TcpSocket::PersistTimeout", {1e-3, 3600}},
+        {"ns3::RttEstimator::InitialEstimation", {1e-6, 3600}},
+    };
+    return limits;
+}
+
+/// Throws naming `key` unless the value is within the attribute's Limit, if it has one.
+void
+CheckLimit(const std::string& key, const std::string& text, const AttributeValue& value)
+{
+    auto limit = Limits().find(key.substr(4));
+    if (limit == Limits().end())
+    {
+        return;
+    }
+    double number = 0;
+    if (const auto* t = dynamic_cast<const TimeValue*>(&value))
+    {
+        number = t->Get().GetSeconds();
+    }
+    else if (const auto* u = dynamic_cast<const UintegerValue*>(&value))
+    {
+        number = static_cast<double>(u->Get());
+    }
+    else if (const auto* i = dynamic_cast<const IntegerValue*>(&value))
+    {
+        number = static_cast<double>(i->Get());
+    }
+    else if (const auto* d = dynamic_cast<const DoubleValue*>(&value))
+    {
+        number = d->Get();
+    }
+    if (!(number >= limit->second.min && number <= limit->second.max))
+    {
+        throw ConfigValueError(
+            key + ": " + ShownText(text) + " is outside " + FormatBound(limit->second.min) + " to "
+            + FormatBound(limit->second.max) + (dynamic_cast<const TimeValue*>(&value) ? " s" : "")
+            + ", what ns-3's TCP can run with");
+    }
 }
 
 bool
@@ -102,8 +175,8 @@ ParseValue(const std::string& key,
     }
     auto bad = [&key, &text, &type](const std::string& expected)
     {
-        return ConfigValueError(key + ": cannot read '" + text + "' as " + type + " (expected "
-                                + expected + ")");
+        return ConfigValueError(key + ": cannot read '" + ShownText(text) + "' as " + type
+                                + " (expected " + expected + ")");
     };
     Ptr<AttributeValue> value;
     if (type == "TimeValue")
@@ -186,8 +259,10 @@ ParseValue(const std::string& key,
     Ptr<AttributeValue> checked = info.checker->CreateValidValue(*value);
     if (!checked)
     {
-        throw ConfigValueError(key + ": " + text + " is outside what this attribute accepts");
+        throw ConfigValueError(key + ": " + ShownText(text)
+                               + " is outside what this attribute accepts");
     }
+    CheckLimit(key, text, *checked);
     return checked;
 }
 
@@ -198,9 +273,9 @@ SetNs3AttributeDefaults(const std::map<std::string, std::string>& attributes)
 {
     for (const auto& [name, text] : attributes)
     {
-        const std::string key = "ns3." + name;
-        auto own = SetByDlsim().find(name);
-        if (own != SetByDlsim().end())
+        const std::string key = "ns3." + ShownText(name);
+        auto own = Ns3AttributesSetByDlsim().find(name);
+        if (own != Ns3AttributesSetByDlsim().end())
         {
             throw ConfigValueError(key + ": dlsim sets this attribute itself; use " + own->second);
         }
@@ -216,7 +291,7 @@ SetNs3AttributeDefaults(const std::map<std::string, std::string>& attributes)
         TypeId tid;
         if (!TypeId::LookupByNameFailSafe(typeName, &tid))
         {
-            throw ConfigValueError(key + ": no ns-3 type " + typeName);
+            throw ConfigValueError(key + ": no ns-3 type " + ShownText(typeName));
         }
         TypeId::AttributeInformation info;
         if (!tid.LookupAttributeByName(attribute, &info))
@@ -227,7 +302,7 @@ SetNs3AttributeDefaults(const std::map<std::string, std::string>& attributes)
         Ptr<AttributeValue> value = ParseValue(key, text, info);
         if (!Config::SetDefaultFailSafe(name, *value))
         {
-            throw ConfigValueError(key + ": ns-3 refused the value " + text);
+            throw ConfigValueError(key + ": ns-3 refused the value " + ShownText(text));
         }
     }
 }

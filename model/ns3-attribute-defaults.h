@@ -25,6 +25,12 @@ namespace ns3
  */
 void SetNs3AttributeDefaults(const std::map<std::string, std::string>& attributes);
 
+/**
+ * The attributes dlsim sets itself on the objects it creates (full name), each with the key that
+ * sets it: their defaults would have no effect, so SetNs3AttributeDefaults refuses them.
+ */
+const std::map<std::string, std::string>& Ns3AttributesSetByDlsim();
+
 } // namespace ns3
 
 #endif // DLSIM_NS3_ATTRIBUTE_DEFAULTS_H

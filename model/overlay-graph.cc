@@ -6,6 +6,7 @@
 #include "round-schedule.h"
 
 #include "csv-rows.h"
+#include "value-text.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -542,7 +543,7 @@ MakeTopology(const TopologySpec& spec, Ptr<UniformRandomVariable> rng)
     {
         known += (known.empty() ? "" : ", ") + t;
     }
-    throw TopologyError("unknown topology '" + name + "' (known: " + known + ")");
+    throw TopologyError("unknown topology '" + ShownText(name) + "' (known: " + known + ")");
 }
 
 } // namespace ns3

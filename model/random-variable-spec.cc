@@ -5,6 +5,7 @@
 #include "random-variable-spec.h"
 
 #include "ns3/object-factory.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/string.h"
 
 #include <cctype>
@@ -62,7 +63,8 @@ ParseRandomVariable(const std::string& key, const std::string& spec)
 {
     auto fail = [&key, &spec](const std::string& why)
     {
-        return ConfigValueError(key + ": invalid random variable '" + spec + "': " + why);
+        return ConfigValueError(key + ": invalid random variable '" + ShownText(spec)
+                                + "': " + why);
     };
     std::string name = spec;
     std::string attributes;
@@ -80,7 +82,7 @@ ParseRandomVariable(const std::string& key, const std::string& spec)
     if (!TypeId::LookupByNameFailSafe(name, &tid)
         || !tid.IsChildOf(RandomVariableStream::GetTypeId()) || !tid.HasConstructor())
     {
-        throw fail("'" + name
+        throw fail("'" + ShownText(name)
                    + "' is not an ns-3 random variable type (e.g. "
                      "ns3::UniformRandomVariable, ns3::ConstantRandomVariable)");
     }
@@ -95,24 +97,24 @@ ParseRandomVariable(const std::string& key, const std::string& spec)
         size_t eq = item.find('=');
         if (eq == std::string::npos)
         {
-            throw fail("expected Attribute=value, got '" + item + "'");
+            throw fail("expected Attribute=value, got '" + ShownText(item) + "'");
         }
         std::string attribute = item.substr(0, eq);
         std::string value = item.substr(eq + 1);
         TypeId::AttributeInformation info;
         if (!tid.LookupAttributeByName(attribute, &info))
         {
-            throw fail(name + " has no attribute '" + attribute + "'");
+            throw fail(ShownText(name) + " has no attribute '" + ShownText(attribute) + "'");
         }
         // ns-3 aborts the process on a malformed number, so check the text first.
         if (!IsWellFormed(info.checker->GetValueTypeName(), value))
         {
-            throw fail("bad value '" + value + "' for attribute " + attribute);
+            throw fail("bad value '" + ShownText(value) + "' for attribute " + attribute);
         }
         Ptr<AttributeValue> parsed = info.checker->CreateValidValue(StringValue(value));
         if (!parsed)
         {
-            throw fail("bad value '" + value + "' for attribute " + attribute);
+            throw fail("bad value '" + ShownText(value) + "' for attribute " + attribute);
         }
         factory.Set(attribute, *parsed);
     }
@@ -210,8 +212,8 @@ ParseWithUnit(const std::string& key,
             }
         }
     }
-    throw ConfigValueError(key + ": cannot read '" + text + "' (expected a number and a unit, e.g. "
-                           + example + ")");
+    throw ConfigValueError(key + ": cannot read '" + ShownText(text)
+                           + "' (expected a number and a unit, e.g. " + example + ")");
 }
 
 } // namespace
@@ -237,10 +239,7 @@ ParseDataRateBps(const std::string& key, const std::string& text)
         {"GBps", 8e9},
     };
     double bps = ParseWithUnit(key, text, units, "10Mbps");
-    if (bps <= 0)
-    {
-        throw ConfigValueError(key + ": a data rate must be positive, got '" + text + "'");
-    }
+    CheckDataRateBps(key, bps);
     return bps;
 }
 
@@ -253,7 +252,80 @@ ParseSeconds(const std::string& key, const std::string& text)
         {"us", 1e-6},
         {"ns", 1e-9},
     };
-    return ParseWithUnit(key, text, units, "10ms");
+    const double seconds = ParseWithUnit(key, text, units, "10ms");
+    if (seconds > kMaxSeconds)
+    {
+        throw ConfigValueError(key + ": '" + ShownText(text) + "' is beyond "
+                               + FormatBound(kMaxSeconds)
+                               + " s, the longest time dlsim gives ns-3");
+    }
+    return seconds;
+}
+
+double
+ParseLatencySeconds(const std::string& key, const std::string& text)
+{
+    const double seconds = ParseSeconds(key, text);
+    CheckLatencySeconds(key, seconds);
+    return seconds;
+}
+
+double
+ParsePeriodSeconds(const std::string& key, const std::string& text)
+{
+    const double seconds = ParseSeconds(key, text);
+    if (seconds < kMinPeriodSeconds)
+    {
+        throw ConfigValueError(key + ": '" + ShownText(text)
+                               + "' is shorter than 1ms, the shortest period dlsim allows (it "
+                                 "would make events faster than simulated time advances)");
+    }
+    return seconds;
+}
+
+void
+CheckDataRateBps(const std::string& where, double bps)
+{
+    const std::string shown = FormatBound(bps) + " bit/s";
+    if (!std::isfinite(bps))
+    {
+        throw ConfigValueError(where + ": rate is not a finite number");
+    }
+    if (bps <= 0)
+    {
+        throw ConfigValueError(where + (bps < 0 ? ": negative rate " : ": rate ") + shown
+                               + ": rates must be positive (ns-3's point-to-point device cannot "
+                                 "send at rate 0)");
+    }
+    if (bps < kMinDataRateBps)
+    {
+        throw ConfigValueError(where + ": rate " + shown
+                               + " is below 1 bit/s, the smallest rate ns-3 can use");
+    }
+    if (bps > kMaxDataRateBps)
+    {
+        throw ConfigValueError(where + ": rate " + shown
+                               + " is above 1 Tbit/s (1e12 bit/s), the fastest rate dlsim gives "
+                                 "ns-3");
+    }
+}
+
+void
+CheckLatencySeconds(const std::string& where, double seconds)
+{
+    if (!(seconds >= 0.0) || seconds > kMaxLatencySeconds)
+    {
+        throw ConfigValueError(where + ": latency " + FormatBound(seconds) + " s is outside 0 s to "
+                               + FormatBound(kMaxLatencySeconds)
+                               + " s (TCP could not connect across it)");
+    }
+}
+
+double
+ConstantValueOf(Ptr<RandomVariableStream> variable)
+{
+    Ptr<ConstantRandomVariable> constant = DynamicCast<ConstantRandomVariable>(variable);
+    return constant ? constant->GetConstant() : std::nan("");
 }
 
 } // namespace ns3

@@ -26,11 +26,7 @@ namespace
 /// Limits that keep a hostile or mistaken file from exhausting memory or time.
 constexpr uint64_t kMaxLines = 10000000;
 constexpr size_t kMaxLineLength = 4096;
-constexpr double kMaxSeconds = 1e9;
 constexpr uint64_t kMaxMilliseconds = 1000000000000ULL; // kMaxSeconds in ms
-// ns-3's DataRate is a whole number of bit/s: below 1 it would be 0, which the device cannot use.
-constexpr double kMinRateBps = 1.0;
-constexpr double kMaxRateBps = 1e15;
 
 std::string
 Format(double value)
@@ -140,36 +136,6 @@ class LineReader
     uint64_t m_lineNo;
 };
 
-/// Throws unless the rate can be given to ns-3's point-to-point device.
-void
-CheckRate(const std::string& where, double bps)
-{
-    if (!std::isfinite(bps))
-    {
-        throw ConfigValueError(where + ": rate is not a finite number");
-    }
-    if (bps < 0)
-    {
-        throw ConfigValueError(where + ": negative rate " + Format(bps) + " bit/s");
-    }
-    if (bps == 0)
-    {
-        throw ConfigValueError(where
-                               + ": rate 0: rates must be positive (ns-3's point-to-point device "
-                                 "cannot send at rate 0)");
-    }
-    if (bps < kMinRateBps)
-    {
-        throw ConfigValueError(where + ": rate " + Format(bps)
-                               + " bit/s is below 1 bit/s, the smallest rate ns-3 can use");
-    }
-    if (bps > kMaxRateBps)
-    {
-        throw ConfigValueError(where + ": rate " + Format(bps)
-                               + " bit/s is absurdly high (at most 1e15 bit/s)");
-    }
-}
-
 } // namespace
 
 RateTrace::RateTrace(std::vector<Step> steps, double periodSeconds)
@@ -210,7 +176,17 @@ RateTrace::RateTrace(std::vector<Step> steps, double periodSeconds)
                                    + " s, not before the end of the period ("
                                    + Format(m_periodSeconds) + " s)");
         }
-        CheckRate(where, step.rateBps);
+        // Every step lasts at least kMinPeriodSeconds: a follower that changes a device's rate at
+        // every step then makes at most 1,000 events per simulated second, and never
+        // reschedules itself at the same instant (a period rounded to 0 would spin for ever). A
+        // next step that does not start later is refused with the next step.
+        const double end = i + 1 < m_steps.size() ? m_steps[i + 1].startSeconds : m_periodSeconds;
+        if (end > step.startSeconds && end - step.startSeconds < kMinPeriodSeconds)
+        {
+            throw ConfigValueError(where + ": lasts " + Format(end - step.startSeconds)
+                                   + " s, less than 1 ms (steps must be at least 1 ms long)");
+        }
+        CheckDataRateBps(where, step.rateBps);
     }
     if (m_steps.size() == 1)
     {
@@ -329,13 +305,19 @@ RateTrace::ReadCsv(const std::string& path)
                 where + ": time " + timeText + " s is not after the previous row's "
                 + Format(steps.back().startSeconds) + " s (times must strictly increase)");
         }
+        if (!steps.empty() && time - steps.back().startSeconds < kMinPeriodSeconds)
+        {
+            throw ConfigValueError(where + ": time " + timeText + " s is less than 1 ms after the "
+                                   + "previous row's " + Format(steps.back().startSeconds)
+                                   + " s (rows must be at least 1 ms apart)");
+        }
         double rate;
         if (!ParsePlainNumber(rateText, rate))
         {
             // Not a plain number of bit/s: a number with a unit, or an error naming the line.
             rate = ParseDataRateBps(where, rateText);
         }
-        CheckRate(where, rate);
+        CheckDataRateBps(where, rate);
         steps.push_back({time, rate});
     }
     if (steps.empty())
@@ -478,9 +460,9 @@ RateTrace::ReadMahimahi(const std::string& path, double windowSeconds, uint32_t 
     {
         double rate = static_cast<double>(opportunities) * packetBytes * 8.0 * 1000.0
                       / static_cast<double>(lengthMs(k));
-        CheckRate("rate trace " + path + ": window " + std::to_string(k) + " (from "
-                      + Format(k * windowMs / 1000.0) + " s)",
-                  rate);
+        CheckDataRateBps("rate trace " + path + ": window " + std::to_string(k) + " (from "
+                             + Format(k * windowMs / 1000.0) + " s)",
+                         rate);
         if (steps.empty() || steps.back().rateBps != rate)
         {
             steps.push_back({static_cast<double>(k * windowMs) / 1000.0, rate});
@@ -536,7 +518,7 @@ RateTrace::Read(const std::string& path, const std::string& format, double windo
                        { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
         return extension == ".csv" ? ReadCsv(path) : ReadMahimahi(path, windowSeconds);
     }
-    throw ConfigValueError("rate trace " + path + ": unknown format '" + format
+    throw ConfigValueError("rate trace " + path + ": unknown format '" + ShownText(format)
                            + "' (expected csv, mahimahi or auto)");
 }
 

@@ -20,8 +20,9 @@ namespace ns3
  * start until the next step's start (the last step until the period ends), then the trace starts
  * again from step 0. A trace of one step and an infinite period is a constant rate.
  *
- * Every rate is at least 1 bit/s and at most 1e15 bit/s: ns-3's point-to-point device cannot
- * send at rate 0, and its DataRate is a whole number of bit/s.
+ * Every rate is at least 1 bit/s and at most 1 Tbit/s (CheckDataRateBps): ns-3's point-to-point
+ * device cannot send at rate 0, and its DataRate is a whole number of bit/s. Every step lasts at
+ * least 1 ms (kMinPeriodSeconds), so that following the trace costs a bounded number of events.
  *
  * Reading never aborts the process: every problem in a file throws ConfigValueError (from
  * random-variable-spec.h) whose message names the file, the line and what is wrong.
@@ -34,7 +35,7 @@ namespace ns3
  *   5,2000000               ParseDataRateBps (10Mbps, 800kbps, 1.5Gbps, 100Mb/s, 1MBps)
  *   10,800kbps
  * \endcode
- * Times are in seconds, start at 0 and strictly increase. Each row's rate holds until the next
+ * Times are in seconds, start at 0 and increase by at least 1 ms. Each row's rate holds until the next
  * row's time. The rows are taken as samples of a uniformly sampled trace: the last row's rate
  * holds for as long as the gap between the last two rows, so the period is the last time plus the
  * last gap (15 s above). A single row (at time 0) is a constant rate with an infinite period.

@@ -79,7 +79,8 @@ ReadLatencyMatrix(const std::string& path)
         }
         for (size_t j = 0; j < r; ++j)
         {
-            m.seconds[i][j] = ParseNumber(row.where, row.fields[j + 1], 0.0, 1e6) * 1e-3;
+            m.seconds[i][j]
+                = ParseNumber(row.where, row.fields[j + 1], 0.0, kMaxLatencySeconds * 1e3) * 1e-3;
         }
     }
     for (size_t i = 0; i < r; ++i)
@@ -146,7 +147,7 @@ AssignRegions(const std::string& mode,
     }
     if (mode != "file")
     {
-        throw ConfigValueError("regions.assign: '" + mode
+        throw ConfigValueError("regions.assign: '" + ShownText(mode)
                                + "' is not one of round-robin, random, file");
     }
     if (path.empty())

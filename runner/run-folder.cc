@@ -7,6 +7,7 @@
 #include "result-files.h"
 #include "results-writer.h"
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -25,6 +26,9 @@ namespace
 
 /// The lock of the run in progress, for ReleaseFromSignalHandler (no allocation there).
 char g_lockPath[4096] = {};
+
+/// What the run is doing, for the message of a fatal signal (lock-free: read in the handler).
+std::atomic<const char*> g_runStep{"reading the scenario"};
 
 /// "key = value" lines of an INI written by ScenarioConfig::WriteIni, by full key name.
 std::map<std::string, std::string>
@@ -175,6 +179,18 @@ RunFolderLock::~RunFolderLock()
     g_lockPath[0] = '\0';
     std::error_code ignored;
     std::filesystem::remove(m_path, ignored);
+}
+
+void
+SetRunStep(const char* step)
+{
+    g_runStep.store(step);
+}
+
+const char*
+GetRunStep()
+{
+    return g_runStep.load();
 }
 
 void

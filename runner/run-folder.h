@@ -37,6 +37,15 @@ class RunFolderLock
     std::string m_path;
 };
 
+/**
+ * Name what the run is doing now (a string literal: it must outlive the run), so that a fatal
+ * signal can say at which step of setting up or running the simulation it came.
+ */
+void SetRunStep(const char* step);
+
+/// What SetRunStep last named; safe in a signal handler.
+const char* GetRunStep();
+
 /// The start time of process `pid` in clock ticks since boot (0 when it does not exist or is a
 /// zombie): with the pid, it names a process uniquely.
 unsigned long long ProcessStartTime(long pid);

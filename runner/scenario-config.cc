@@ -81,10 +81,12 @@ SetupKeys()
          "regional routers joined by WAN links) or file (routers from underlay.file)"},
         {"link.bandwidth",
          "10Mbps",
-         "link bandwidth, e.g. 10Mbps, or an ns-3 random variable in Mbit/s"},
+         "link bandwidth, e.g. 10Mbps, or an ns-3 random variable in Mbit/s; 1 bit/s to 1 Tbit/s "
+         "(as every rate, fixed, drawn or from a file)"},
         {"link.latency",
          "10ms",
-         "one-way link latency, e.g. 10ms, or an ns-3 random variable in ms"},
+         "one-way link latency, e.g. 10ms, or an ns-3 random variable in ms; 0 to 10 s (as every "
+         "latency, fixed, drawn or from a file: beyond, ns-3's TCP gives connections up)"},
         {"link.file",
          "",
          "CSV 'u,v,bandwidth,latency' giving every link (overrides the two above)"},
@@ -114,11 +116,12 @@ SetupKeys()
         {"cross.links",
          "[wan, core, router]",
          "link roles that carry one cross flow per direction"},
-        {"cross.on", "1s", "onoff cross traffic: mean on period (exponential)"},
-        {"cross.off", "1s", "onoff cross traffic: mean off period (exponential)"},
+        {"cross.on", "1s", "onoff cross traffic: mean on period (exponential), at least 1ms"},
+        {"cross.off", "1s", "onoff cross traffic: mean off period (exponential), at least 1ms"},
         {"trace.file",
          "",
-         "rate trace for the links of trace.links: CSV 'time_s,rate' or Mahimahi (looping)"},
+         "rate trace for the links of trace.links: CSV 'time_s,rate' (rows at least 1 ms apart) or "
+         "Mahimahi (looping)"},
         {"trace.format", "auto", "auto (.csv: CSV, else Mahimahi), csv or mahimahi"},
         {"trace.window", "100ms", "Mahimahi traces: window over which opportunities become a rate"},
         {"trace.links",
@@ -158,7 +161,9 @@ SetupKeys()
          "200ms",
          "longest TCP ACK delay (ns-3's default; Linux's is 40 ms); must stay below tcp.min_rto"},
         {"compute.model", "flops", "flops, fixed or measured (measured is not reproducible)"},
-        {"compute.device_gflops", "10", "device speed in GFLOP/s, or an ns-3 random variable"},
+        {"compute.device_gflops",
+         "10",
+         "device speed in GFLOP/s, or an ns-3 random variable; 1e-9 to 1e15 (as drawn)"},
         {"compute.file",
          "",
          "CSV 'node,gflops' giving every learner's device speed (overrides "
@@ -180,7 +185,7 @@ SetupKeys()
         {"eval.interval",
          "none",
          "evaluate every learner on one clock, every this much simulated time, e.g. 10s, "
-         "instead of by rounds (needed by rounds.mode = async and rounds.duration)"},
+         "instead of by rounds (needed by rounds.mode = async and rounds.duration); at least 1ms"},
         {"eval.test_samples", "0", "test samples to evaluate on (the first ones); 0: all"},
         {"eval.nodes", "0", "learners that evaluate, drawn at random; 0: all"},
         {"target_accuracy", "0.7", "mean test accuracy whose time and bytes to reach are reported"},
@@ -451,7 +456,7 @@ ScenarioConfig::GetBool(const std::string& key) const
     bool value = false;
     if (!ParseBool(text, value))
     {
-        throw ScenarioError(key + ": expected true or false, got '" + text + "'");
+        throw ScenarioError(key + ": expected true or false, got '" + ShownText(text) + "'");
     }
     return value;
 }
@@ -472,7 +477,8 @@ ScenarioConfig::GetChoice(const std::string& key, const std::vector<std::string>
     {
         list += (list.empty() ? "" : ", ") + a;
     }
-    throw ScenarioError(key + ": unknown value '" + text + "' (expected one of: " + list + ")");
+    throw ScenarioError(key + ": unknown value '" + ShownText(text) + "' (expected one of: " + list
+                        + ")");
 }
 
 std::vector<std::string>

@@ -4,6 +4,8 @@
  */
 #include "scenario-grid.h"
 
+#include "value-text.h"
+
 #include <cctype>
 #include <set>
 
@@ -83,7 +85,7 @@ ExpandGrid(const ScenarioConfig& config)
         {
             if (v.empty())
             {
-                throw ScenarioError(axis + ": empty value in the list '" + config.GetString(axis)
+                throw ScenarioError(axis + ": empty value in the list '" + ShownText(config.GetString(axis))
                                     + "'");
             }
         }

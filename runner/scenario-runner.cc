@@ -231,19 +231,20 @@ struct ScenarioPlan
     std::string out;
 };
 
-/// A positive simulated time, or zero for "none".
+/// A positive simulated time, or zero for "none"; a period that makes events has a floor.
 Time
-ReadOptionalTime(const ScenarioConfig& c, const std::string& key)
+ReadOptionalTime(const ScenarioConfig& c, const std::string& key, bool isPeriod = false)
 {
     const std::string& text = c.GetString(key);
     if (text == "none")
     {
         return Time(0);
     }
-    const double seconds = ParseSeconds(key, text);
+    const double seconds = isPeriod ? ParsePeriodSeconds(key, text) : ParseSeconds(key, text);
     if (!(seconds > 0.0))
     {
-        throw ScenarioError(key + ": a positive time such as 500ms, or none; got '" + text + "'");
+        throw ScenarioError(key + ": a positive time such as 500ms, or none; got '"
+                            + ShownText(text) + "'");
     }
     return Seconds(seconds);
 }
@@ -255,7 +256,7 @@ ReadRoundMode(const ScenarioConfig& c, ScenarioPlan& plan)
     plan.lateMessages = c.GetChoice("rounds.late", {"drop", "stale"});
     plan.roundTimeout = ReadOptionalTime(c, "rounds.timeout");
     plan.duration = ReadOptionalTime(c, "rounds.duration");
-    plan.evalInterval = ReadOptionalTime(c, "eval.interval");
+    plan.evalInterval = ReadOptionalTime(c, "eval.interval", true);
     plan.faults = ReadFaultPlan(c.GetList("faults.crash"),
                                 c.GetString("faults.file"),
                                 c.GetList("faults.links"),
@@ -325,7 +326,12 @@ ReadPlan(const ScenarioConfig& c)
                           2,
                           plan.nodes,
                           [&gflops](uint32_t node, const CsvRow& row)
-                          { gflops[node] = ParseNumber(row.where, row.fields[1], 1e-9, 1e15); });
+                          {
+                              gflops[node] = ParseNumber(row.where,
+                                                         row.fields[1],
+                                                         ComputeTimeModel::kMinGflops,
+                                                         ComputeTimeModel::kMaxGflops);
+                          });
         plan.compute->SetDeviceSpeeds(std::move(gflops));
     }
     plan.evalEvery = static_cast<uint32_t>(c.GetUint("eval.every", 1, UINT32_MAX));
@@ -518,10 +524,13 @@ CheckScenario(const ScenarioConfig& c)
 RunSummary
 RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& options)
 {
+    SetRunStep("reading the scenario");
     ScenarioPlan plan = ReadPlan(c);
     // Missing or broken input files are refused before the run folder is touched.
+    SetRunStep("checking the input files");
     CheckInputs(c, plan.nodes);
     // So is a fault on a link the network does not have: the network is built first.
+    SetRunStep("building the network (underlay, links, routes, cross traffic)");
     OverlaySchedule schedule = DrawOverlay(plan);
     OverlayGraph graph = schedule.Union();
     NodeContainer hosts;
@@ -529,6 +538,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     Underlay underlay = plan.underlay->Install(hosts, graph, 1);
     FaultHelper faults(plan.faults);
     faults.Check(underlay);
+    SetRunStep("preparing the run folder");
     const std::string& out = plan.out;
     std::error_code made;
     std::filesystem::create_directories(out, made);
@@ -576,6 +586,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
         writeConfig();
     }
 
+    SetRunStep("loading and partitioning the data");
     DatasetSplit data = LoadData(c, plan.seed);
     LogDataset(*data.train, *data.test, log);
     if (!c.GetString("model.init_file").empty())
@@ -627,6 +638,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     LinkUsage linkUsage(underlay);
     log << plan.underlay->Describe(underlay) << std::endl;
 
+    SetRunStep("installing the learners (models, compute times, TCP)");
     LearnerHelper learners;
     learners.SetData(data, partition);
     learners.SetTraining(plan.training);
@@ -666,7 +678,9 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
         << " with " << plan.training.model << "; results in " << out << std::endl;
     WireByteCounter wire;
     wire.Install(hosts);
+    SetRunStep("running the simulation");
     Simulator::Run();
+    SetRunStep("writing the results");
     writer.DeliverEvaluations();
     if (!writer.GetFailure().empty() || !writer.AllFinished())
     {

@@ -89,7 +89,7 @@ TraceRoles(const ScenarioConfig& c)
     {
         if (std::find(known.begin(), known.end(), role) == known.end())
         {
-            throw ConfigValueError("trace.links: '" + role
+            throw ConfigValueError("trace.links: '" + ShownText(role)
                                    + "' is not one of all, up, down, access, core, wan, direct");
         }
     }
@@ -134,7 +134,7 @@ ReadRouterFile(const ScenarioConfig& c)
         = ReadRouterTopology(c.GetString("underlay.file"),
                              c.GetChoice("underlay.format", {"inet", "orbis", "rocketfuel"}));
     const double bps = ParseDataRateBps("underlay.bandwidth", c.GetString("underlay.bandwidth"));
-    const double latency = ParseSeconds("underlay.latency", c.GetString("underlay.latency"));
+    const double latency = ParseLatencySeconds("underlay.latency", c.GetString("underlay.latency"));
     for (auto& link : net.links)
     {
         link.bandwidthBps = bps;
@@ -156,13 +156,13 @@ ReadCrossTraffic(const ScenarioConfig& c)
     {
         if (role != "wan" && role != "core" && role != "router")
         {
-            throw ConfigValueError("cross.links: '" + role + "' is not one of wan, core, router");
+            throw ConfigValueError("cross.links: '" + ShownText(role) + "' is not one of wan, core, router");
         }
     }
     return CrossTrafficHelper(kind,
                               ParseDataRateBps("cross.rate", c.GetString("cross.rate")),
-                              ParseSeconds("cross.on", c.GetString("cross.on")),
-                              ParseSeconds("cross.off", c.GetString("cross.off")));
+                              ParsePeriodSeconds("cross.on", c.GetString("cross.on")),
+                              ParsePeriodSeconds("cross.off", c.GetString("cross.off")));
 }
 
 /// The link roles the chosen network will have, known before it is built.
@@ -176,7 +176,7 @@ RolesOf(const ScenarioConfig& c, const std::string& network)
     std::vector<std::string> roles = {"up", "down"};
     if (network == "access"
         && (c.GetString("core.bandwidth") != "unlimited"
-            || ParseSeconds("core.latency", c.GetString("core.latency")) > 0))
+            || ParseLatencySeconds("core.latency", c.GetString("core.latency")) > 0))
     {
         roles.push_back("core");
     }
@@ -256,7 +256,7 @@ UnderlayConfig::UnderlayConfig(const ScenarioConfig& c, uint32_t learners, uint3
     if (m_network == "access")
     {
         RateOrUnlimited(c, "core.bandwidth");
-        ParseSeconds("core.latency", c.GetString("core.latency"));
+        ParseLatencySeconds("core.latency", c.GetString("core.latency"));
         return;
     }
     if (m_network == "regions")
@@ -313,7 +313,7 @@ UnderlayConfig::MakeHelper(const OverlayGraph& overlay, uint32_t learners, int64
     {
         network = MakeAccessNetwork(access.Draw(learners),
                                     RateOrUnlimited(c, "core.bandwidth"),
-                                    ParseSeconds("core.latency", c.GetString("core.latency")));
+                                    ParseLatencySeconds("core.latency", c.GetString("core.latency")));
     }
     else if (m_network == "file")
     {

@@ -5,6 +5,7 @@
  * message must contain (the key, the file, the line, the problem). Nothing may crash, abort or
  * hang.
  */
+#include "ns3-attribute-defaults.h"
 #include "run-command.h"
 
 #include <filesystem>
@@ -46,6 +47,9 @@ WriteFiles(const std::string& dir)
     write("cut.inet", "4 3\n0 0 0\n1 0 0\n2 0 0\n3 0 0\n0 1 1\n");
     write("bad.ini", "nodes = 4\nthis line has no equals sign\n");
     write("twice.ini", "nodes = 4\nnodes = 5\n");
+    write("tiny-step.csv", "time_s,rate\n0,10Mbps\n1e-12,2Mbps\n");
+    write("access-fast.csv", "host,up,down,latency\n0,1e30bps,10Mbps,5ms\n");
+    write("huge.ini", "topology = " + std::string(2000000, 'x') + "\n");
     // An IDX image file whose header claims four million 28x28 images, in 57 bytes.
     std::string idx = std::string("\x00\x00\x08\x03", 4) + std::string("\x00\x3d\x09\x00", 4)
                       + std::string("\x00\x00\x00\x1c", 4) + std::string("\x00\x00\x00\x1c", 4);
@@ -178,6 +182,66 @@ TEST(BadInput, EveryCaseGetsItsExitStatusAndAMessageNamingTheProblem)
          {"train-images-idx3-ubyte"}},
         // Folders.
         {"run folder under a file", "--out=/etc/hostname/run", 1, {"Not a directory"}},
+        // Numbers that reach ns-3: rates, latencies, draws, periods, ns-3 attributes.
+        {"rate that would wrap to 0",
+         "--link.bandwidth=1e30bps",
+         2,
+         {"link.bandwidth", "1 Tbit/s"}},
+        {"core rate that would wrap to 0",
+         "--network=access --core.bandwidth=1e30bps",
+         2,
+         {"core.bandwidth", "1 Tbit/s"}},
+        {"WAN rate that would wrap to 0",
+         "--network=regions --regions.bandwidth=1e30bps",
+         2,
+         {"regions.bandwidth", "1 Tbit/s"}},
+        {"access file rate that would wrap to 0",
+         "--network=access --access.file={DIR}/access-fast.csv",
+         2,
+         {"access-fast.csv:2", "1 Tbit/s"}},
+        {"latency beyond ns-3's time", "--link.latency=1e30s", 2, {"link.latency", "1e+09 s"}},
+        {"latency TCP cannot connect across", "--link.latency=11s", 2, {"link.latency", "10 s"}},
+        {"constant random rate too high",
+         "--link.bandwidth='ns3::ConstantRandomVariable[Constant=1e14]'",
+         2,
+         {"link.bandwidth", "constant", "1 Tbit/s"}},
+        {"heavy-tailed latency drawn too high",
+         "--link.latency='ns3::ParetoRandomVariable[Scale=1|Shape=0.01]'",
+         2,
+         {"link.latency", "drawn for link"}},
+        {"constant device speed too low",
+         "--compute.device_gflops='ns3::ConstantRandomVariable[Constant=1e-300]'",
+         2,
+         {"compute.device_gflops", "1e-300"}},
+        {"TCP window of 0",
+         "--ns3.ns3::TcpSocketBase::MaxWindowSize=0",
+         2,
+         {"MaxWindowSize", "outside 1 to 65535"}},
+        {"TCP connection time-out of 0",
+         "--ns3.ns3::TcpSocket::ConnTimeout=0s",
+         2,
+         {"ConnTimeout", "outside"}},
+        {"ns-3 attribute dlsim sets from a round key",
+         "--rounds.mode=deadline --ns3.ns3::LearnerApplication::RoundTimeout=1ns",
+         2,
+         {"rounds.timeout"}},
+        {"ns-3 attribute that would invent an accuracy",
+         "--ns3.ns3::LearnerApplication::Evaluate=false",
+         2,
+         {"eval.nodes"}},
+        {"on/off periods faster than events",
+         "--network=regions --cross.traffic=onoff --cross.on=1ns",
+         2,
+         {"cross.on", "1ms"}},
+        {"evaluation interval that freezes time",
+         "--rounds.mode=async --eval.interval=1ns",
+         2,
+         {"eval.interval", "1ms"}},
+        {"trace rows closer than 1 ms",
+         "--network=access --trace.file={DIR}/tiny-step.csv",
+         2,
+         {"tiny-step.csv:3", "1 ms"}},
+        {"value of 2 MB quoted in the error", "{DIR}/huge.ini", 2, {"topology", "(2000000 bytes)"}},
     };
     for (const BadInput& c : cases)
     {
@@ -194,11 +258,88 @@ TEST(BadInput, EveryCaseGetsItsExitStatusAndAMessageNamingTheProblem)
         int status = RunCommand("timeout 60 " + command, output);
         EXPECT_EQ(status, c.status) << c.name << ": " << command << "\n" << output;
         EXPECT_NE(output.find("dlsim: error: "), std::string::npos) << c.name << ": " << output;
+        // Values quoted in messages are shortened: no case echoes a value of megabytes.
+        EXPECT_LT(output.size(), 20000u) << c.name;
         for (const auto& word : c.words)
         {
             EXPECT_NE(output.find(word), std::string::npos)
                 << c.name << ": no '" << word << "' in: " << output;
         }
+    }
+    fs::remove_all(dir);
+}
+
+// An attribute dlsim sets from its own keys ignores any default a user gives it: every one that
+// the runner, the learner helper or the learners' sockets set must be refused by name.
+TEST(BadInput, EveryAttributeDlsimSetsIsRefusedAsAnNs3Default)
+{
+    const auto& refused = Ns3AttributesSetByDlsim();
+    struct Setter
+    {
+        std::string file;
+        std::string call;               ///< the call that sets an attribute by name
+        std::vector<std::string> types; ///< the attribute is one of these types'
+    };
+    const std::vector<Setter> setters = {
+        {"runner/scenario-runner.cc", "learners.SetAttribute", {"ns3::LearnerApplication"}},
+        {"helper/learner-helper.cc", "app->SetAttribute", {"ns3::LearnerApplication"}},
+        {"model/learner-application.cc",
+         "socket->SetAttribute",
+         {"ns3::TcpSocket", "ns3::TcpSocketBase"}},
+    };
+    for (const auto& setter : setters)
+    {
+        const std::string text = ReadWholeFile(std::string(DLSIM_SOURCE_DIR) + "/" + setter.file);
+        // Plain search: std::regex must not be instantiated in a program linked with ns-3 (see
+        // random-variable-spec.cc).
+        const std::string call = setter.call + "(\"";
+        size_t found = 0;
+        for (size_t at = text.find(call); at != std::string::npos;
+             at = text.find(call, at + 1), ++found)
+        {
+            const size_t begin = at + call.size();
+            const std::string attribute = text.substr(begin, text.find('"', begin) - begin);
+            bool listed = false;
+            for (const auto& type : setter.types)
+            {
+                listed = listed || refused.count(type + "::" + attribute) > 0;
+            }
+            EXPECT_TRUE(listed) << setter.file << " sets " << attribute
+                                << ", missing from Ns3AttributesSetByDlsim()";
+        }
+        EXPECT_GT(found, 0u) << "no " << setter.call << " in " << setter.file;
+    }
+}
+
+// What cannot be checked ahead is still caught: a crash of the simulation releases the run
+// folder's lock, keeps the partial results and says in which step it came (the signal is sent
+// from outside, to the real program in the middle of its simulation).
+TEST(BadInput, CrashSignalsReleaseTheLockKeepThePartialFilesAndNameTheStep)
+{
+    const std::string dir = FreshTempFolder("crash");
+    for (const char* signal : {"SEGV", "FPE", "BUS"})
+    {
+        const std::string out = dir + "/" + signal;
+        const std::string run = std::string(DLSIM_RUN_BINARY)
+                                + " --dataset=synthetic --synthetic.train_samples=200 "
+                                  "--model=logistic --nodes=4 --degree=2 --rounds=1000000 "
+                                  "--eval.every=1000000 --no-plot --out="
+                                + out;
+        // Wait until a round is in rounds.csv.partial: the simulation is running.
+        const std::string command = "(" + run
+                                    + " & pid=$!; for i in $(seq 300); do "
+                                      "[ $(cat "
+                                    + out
+                                    + "/rounds.csv.partial 2>/dev/null | wc -l) "
+                                      "-ge 3 ] && break; sleep 0.1; done; kill -"
+                                    + signal + " $pid; wait $pid; echo status=$?)";
+        std::string output;
+        RunCommand("timeout 60 sh -c '" + command + "'", output);
+        EXPECT_NE(output.find("status=1\n"), std::string::npos) << signal << ": " << output;
+        EXPECT_NE(output.find(std::string("(SIG") + signal + ")"), std::string::npos) << output;
+        EXPECT_NE(output.find("while running the simulation"), std::string::npos) << output;
+        EXPECT_FALSE(fs::exists(out + "/.lock")) << signal;
+        EXPECT_TRUE(fs::exists(out + "/rounds.csv.partial")) << signal;
     }
     fs::remove_all(dir);
 }

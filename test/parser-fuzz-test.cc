@@ -636,7 +636,7 @@ LinkFileParser()
                 {
                     ASSERT_LT(p.u, p.v);
                     ASSERT_GE(p.bandwidthBps, 1.0);
-                    ASSERT_LE(p.bandwidthBps, 1e15);
+                    ASSERT_LE(p.bandwidthBps, 1e12);
                     ASSERT_GE(p.latencySeconds, 0.0);
                     ASSERT_LE(p.latencySeconds, 1e6);
                 }
@@ -678,14 +678,14 @@ TEST(ParserFuzz, LinkFileExtremeValues)
     expect("+0,1,10Mbps,5ms\n", {":1", "node numbers"});
     expect("1e308,1,10Mbps,5ms\n", {":1", "node numbers"});
     expect("0,1,1e308Gbps,5ms\n", {":1"});
-    expect("0,1,1e20bps,5ms\n", {":1", "bandwidth 1e20bps is outside"});
-    expect("0,1,0.1bps,5ms\n", {":1", "bandwidth 0.1bps is outside"});
+    expect("0,1,1e20bps,5ms\n", {":1", "rate 1e+20 bit/s is above 1 Tbit/s"});
+    expect("0,1,0.1bps,5ms\n", {":1", "rate 0.1 bit/s is below 1 bit/s"});
     expect("0,1,0bps,5ms\n", {":1", "positive"});
     expect("0,1,-5Mbps,5ms\n", {":1", "10Mbps"});
     expect("0,1,nanMbps,5ms\n", {":1"});
     expect("0,1,infMbps,5ms\n", {":1"});
-    expect("0,1,10Mbps,1e308s\n", {":1", "latency 1e308s is outside"});
-    expect("0,1,10Mbps,2e6s\n", {":1", "latency 2e6s is outside"});
+    expect("0,1,10Mbps,1e308s\n", {":1", "'1e308s' is beyond 1e+09 s"});
+    expect("0,1,10Mbps,2e6s\n", {":1", "latency 2e+06 s is outside 0 s to 10 s"});
     expect("0,1,10Mbps,-5ms\n", {":1", "10ms"});
     expect("0,1,10Mbps,nan\n", {":1"});
     expect("0,1,10Mbps\n", {":1", "expected u,v,bandwidth,latency"});
@@ -788,7 +788,7 @@ RateCsvParser()
                 for (const auto& step : trace.GetSteps())
                 {
                     ASSERT_GE(step.rateBps, 1.0);
-                    ASSERT_LE(step.rateBps, 1e15);
+                    ASSERT_LE(step.rateBps, 1e12);
                 }
                 ASSERT_TRUE(std::isfinite(trace.GetRateAt(123.456)));
             },
@@ -836,8 +836,8 @@ TEST(ParserFuzz, RateTraceExtremeValues)
         all.push_back("rate trace " + csv);
         ExpectRejected<ConfigValueError>([&] { RateTrace::ReadCsv(csv); }, text, all);
     };
-    expectCsv("0,1e308bps\n", {":1", "absurdly high"});
-    expectCsv("0,1e308\n", {":1", "absurdly high"});
+    expectCsv("0,1e308bps\n", {":1", "above 1 Tbit/s"});
+    expectCsv("0,1e308\n", {":1", "above 1 Tbit/s"});
     expectCsv("0,1e309\n", {":1"});
     expectCsv("0,nan\n", {":1"});
     expectCsv("0,-10Mbps\n", {":1"});

@@ -314,7 +314,7 @@ TEST(RateTrace, CsvErrorsNameFileAndLine)
             {"0,0\n", ":1", {"rate 0", "must be positive"}},
             {"0,0Mbps\n", ":1", {"must be positive"}},
             {"0,0.5\n", ":1", {"below 1 bit/s"}},
-            {"0,1e20\n", ":1", {"absurdly high"}},
+            {"0,1e20\n", ":1", {"above 1 Tbit/s"}},
             {"0,1e400\n", ":1", {"cannot read '1e400'"}},
             {"0,nan\n", ":1", {"cannot read 'nan'"}},
             {"0,1Mbps\ninf,1Mbps\n", ":2", {"bad time 'inf'"}},

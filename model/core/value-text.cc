@@ -91,8 +91,19 @@ SplitList(const std::string& text, std::vector<std::string>& items)
 std::string
 ShownText(const std::string& text)
 {
+    // A value of megabytes would bury the message: its start says which value it is.
+    constexpr size_t kShownBytes = 60;
+    size_t shown = text.size();
+    if (text.size() > kShownBytes + 20)
+    {
+        shown = kShownBytes;
+        while (shown > 0 && (static_cast<unsigned char>(text[shown]) & 0xc0) == 0x80)
+        {
+            --shown; // not in the middle of a UTF-8 character
+        }
+    }
     std::string out;
-    for (unsigned char c : text)
+    for (unsigned char c : text.substr(0, shown))
     {
         if (c < 0x20 || c == 0x7f)
         {
@@ -103,6 +114,10 @@ ShownText(const std::string& text)
         {
             out.push_back(static_cast<char>(c));
         }
+    }
+    if (shown < text.size())
+    {
+        out += "... (" + std::to_string(text.size()) + " bytes)";
     }
     return out;
 }

@@ -34,8 +34,10 @@ bool ParseBool(const std::string& text, bool& value);
  */
 std::string SplitList(const std::string& text, std::vector<std::string>& items);
 
-/// A value as a message can show it: control characters (a NUL would end the message early) as
-/// \xNN.
+/**
+ * A value as a message can show it: control characters (a NUL would end the message early) as
+ * \xNN, and a value of more than 80 bytes cut to its first 60, followed by "... (N bytes)".
+ */
 std::string ShownText(const std::string& text);
 
 /// A bound for messages: 1e-09 rather than std::to_string's 0.000000.
