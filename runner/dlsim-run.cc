@@ -7,6 +7,7 @@
  * N at a time in separate processes, skipping points already complete.
  */
 #include "dataset.h"
+#include "external-command.h"
 #include "overlay-graph.h"
 #include "provenance.h"
 #include "random-variable-spec.h"
@@ -238,8 +239,9 @@ ReadFile(const std::string& path)
 }
 
 /**
- * A point is complete when its summary parses and it ran with exactly this configuration. A
- * folder with a summary that does not parse (empty, cut short) is reported and run again.
+ * A point is complete when it holds a finished run (IncompleteRunReason) of exactly this
+ * configuration. A folder with a summary that is not a finished run's (empty, cut short,
+ * binary, without the figures of a finished run) is reported and run again.
  */
 bool
 IsComplete(const GridPoint& point)
@@ -251,10 +253,10 @@ IsComplete(const GridPoint& point)
     {
         return false;
     }
-    if (!HasCompleteResults(out))
+    if (const std::string why = IncompleteRunReason(out); !why.empty())
     {
-        std::cout << "dlsim: warning: " << out
-                  << " has a summary that is empty or unreadable; running it again" << std::endl;
+        std::cout << "dlsim: warning: " << out << " is not a finished run (" << why
+                  << "); running it again" << std::endl;
         return false;
     }
     std::ostringstream ini;
@@ -266,9 +268,16 @@ int
 RunSingle(const ScenarioConfig& config, const RunOptions& options)
 {
     RunSummary summary = RunScenario(config, std::cout, options);
-    std::cout << std::fixed << std::setprecision(4) << "dlsim: done: final mean accuracy "
-              << summary.finalAccuracyMean << ", simulated time " << summary.simulatedSeconds
-              << " s, " << std::setprecision(2)
+    std::cout << std::fixed << std::setprecision(4) << "dlsim: done: ";
+    if (summary.finalAccuracyMean)
+    {
+        std::cout << "final mean accuracy " << *summary.finalAccuracyMean;
+    }
+    else
+    {
+        std::cout << "no evaluation (no accuracy)";
+    }
+    std::cout << ", simulated time " << summary.simulatedSeconds << " s, " << std::setprecision(2)
               << (summary.valueBytesPerNode + summary.metadataBytesPerNode) / 1e6
               << " MB sent per node, wall time " << summary.wallSeconds << " s\n"
               << "dlsim: results in " << config.GetString("out")
@@ -360,7 +369,8 @@ DescribeOutcome(const std::string& out)
         return "no summary";
     }
     const std::string time = SummaryField(*fields, "time_to_target_s");
-    return "final accuracy " + Field(SummaryField(*fields, "final_accuracy_mean"), 3, 1, "")
+    return "final accuracy "
+           + Field(SummaryField(*fields, "final_accuracy_mean"), 3, 1, "none (no evaluation)")
            + ", target " + (time.empty() ? "not reached" : "at " + Field(time, -1, 1, "") + " s");
 }
 
@@ -400,7 +410,8 @@ PrintGridTable(const std::vector<GridPoint>& points,
         }
         else
         {
-            row.push_back(Field(SummaryField(*fields, "final_accuracy_mean"), 3, 1, "-"));
+            row.push_back(
+                Field(SummaryField(*fields, "final_accuracy_mean"), 3, 1, "no evaluation"));
             row.push_back(Field(SummaryField(*fields, "time_to_target_s"), -1, 1, "not reached"));
             row.push_back(
                 Field(SummaryField(*fields, "bytes_per_node_to_target"), -1, 1e-6, "not reached"));
@@ -475,6 +486,27 @@ EmitJobs(const ScenarioConfig& config,
          const std::vector<GridPoint>& points,
          const std::string& file)
 {
+    // A jobs file holds one command per line: a path with a line break cannot be written into
+    // it as one word that every shell reads back (POSIX quoting keeps the break).
+    auto checkOneLine = [](const std::string& what, const std::string& path)
+    {
+        if (path.find_first_of("\n\r") != std::string::npos)
+        {
+            throw ScenarioError("--emit-jobs: " + what + " '" + path
+                                + "' holds a line break, which a jobs file (one command per "
+                                  "line) cannot carry; choose another name");
+        }
+    };
+    checkOneLine("the jobs file", file);
+    for (const auto& point : points)
+    {
+        checkOneLine("out", point.config.GetString("out"));
+    }
+    // A relative path starting with '-' would be read as an option.
+    auto asArgument = [](const std::string& path)
+    {
+        return ShellQuote(path.rfind('-', 0) == 0 ? "./" + path : path);
+    };
     std::ostringstream jobs;
     size_t count = 0;
     for (const auto& point : points)
@@ -485,27 +517,27 @@ EmitJobs(const ScenarioConfig& config,
         point.config.WriteIni(ini);
         WriteFileAtomically(out + "/point.ini", ini.str());
         // Relative paths: the command runs from the project root on whichever host gets it.
-        jobs << "./dlsim run '" << out << "/point.ini'\n";
+        jobs << "./dlsim run " << asArgument(out + "/point.ini") << "\n";
         ++count;
     }
     WriteFileAtomically(file, jobs.str());
     std::ostringstream slurm;
     slurm << "#!/bin/bash\n"
-          << "# Slurm array job: one task per line of " << file << ". Submit from the dlsim\n"
-          << "# project root with: sbatch " << file << ".slurm\n"
+          << "# Slurm array job: one task per line of " << asArgument(file) << ". Submit from the\n"
+          << "# dlsim project root with: sbatch " << asArgument(file + ".slurm") << "\n"
           << "#SBATCH --job-name=dlsim\n"
           << "#SBATCH --array=1-" << count << "\n"
           << "#SBATCH --cpus-per-task=1\n"
           << "#SBATCH --output=dlsim-%A_%a.log\n"
           << "set -euo pipefail\n"
           << "cd \"${SLURM_SUBMIT_DIR:-.}\"\n"
-          << "line=$(sed -n \"${SLURM_ARRAY_TASK_ID}p\" '" << file << "')\n"
+          << "line=$(sed -n \"${SLURM_ARRAY_TASK_ID}p\" " << asArgument(file) << ")\n"
           << "eval \"$line\"\n";
     WriteFileAtomically(file + ".slurm", slurm.str());
     std::cout << "dlsim: " << count << " commands in " << file << " (GNU parallel: parallel "
-              << "--sshloginfile HOSTS --workdir $PWD < " << file << "), Slurm array job in "
-              << file << ".slurm; afterwards: ./dlsim collect " << config.GetString("out")
-              << std::endl;
+              << "--sshloginfile HOSTS --workdir $PWD < " << asArgument(file)
+              << "), Slurm array job in " << file << ".slurm; afterwards: ./dlsim collect "
+              << asArgument(config.GetString("out")) << std::endl;
     return 0;
 }
 
@@ -644,7 +676,7 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
     {
         const std::string out = points[i].config.GetString("out");
         auto fields = ReadSummaryCsvRow(out + "/summary.csv");
-        if (failed[i] || !fields)
+        if (failed[i] || !fields || !HasCompleteResults(out))
         {
             ++failures;
             continue;

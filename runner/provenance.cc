@@ -5,6 +5,7 @@
 #include "provenance.h"
 
 #include "dlsim-version.h"
+#include "external-command.h"
 #include "torch-version.h"
 
 namespace ns3
@@ -31,27 +32,7 @@ VersionLine()
 std::string
 QuoteCommandLine(int argc, char** argv)
 {
-    std::string line;
-    for (int i = 0; i < argc; ++i)
-    {
-        std::string arg = argv[i];
-        const bool plain = !arg.empty()
-                           && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
-                                                    "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                    "0123456789-_./=:,+@%")
-                                  == std::string::npos;
-        if (!plain)
-        {
-            std::string quoted = "'";
-            for (char c : arg)
-            {
-                quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-            }
-            arg = quoted + "'";
-        }
-        line += (i ? " " : "") + arg;
-    }
-    return line;
+    return ShellCommandLine(std::vector<std::string>(argv, argv + argc));
 }
 
 } // namespace ns3

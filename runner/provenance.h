@@ -19,7 +19,7 @@ std::string Ns3Version();
 /// One line: "dlsim VERSION, ns-3 VERSION, LibTorch VERSION".
 std::string VersionLine();
 
-/// The command line, each argument quoted for a POSIX shell where needed.
+/// The command line, each argument quoted for a POSIX shell where needed (ShellQuote).
 std::string QuoteCommandLine(int argc, char** argv);
 
 } // namespace ns3

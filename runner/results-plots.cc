@@ -5,9 +5,11 @@
 #include "results-plots.h"
 
 #include "algorithm-registry.h"
+#include "external-command.h"
 #include "random-variable-spec.h"
 #include "result-files.h"
 #include "results-writer.h"
+#include "run-folder.h"
 #include "scenario-config.h"
 #include "time-to-target.h"
 
@@ -90,30 +92,17 @@ ReadResolved(const std::string& dir)
     std::ifstream in(dir + "/summary.json");
     std::stringstream ss;
     ss << in.rdbuf();
-    const std::string json = ss.str();
+    std::string why;
     std::map<std::string, std::string> resolved;
-    const size_t start = json.find("\"resolved\":");
-    const size_t open = json.find('{', start);
-    const size_t close = json.find('}', open);
-    if (start == std::string::npos || open == std::string::npos || close == std::string::npos)
+    const std::string prefix = "resolved.";
+    if (const auto json = ParseJsonObject(ss.str(), why))
     {
-        return resolved;
-    }
-    // WriteSummaryJson writes flat "key": number pairs here, so commas only separate pairs.
-    std::stringstream body(json.substr(open + 1, close - open - 1));
-    for (std::string pair; std::getline(body, pair, ',');)
-    {
-        const size_t q1 = pair.find('"');
-        const size_t q2 = pair.find('"', q1 + 1);
-        const size_t colon = pair.find(':', q2);
-        if (q1 == std::string::npos || q2 == std::string::npos || colon == std::string::npos)
+        for (auto it = json->lower_bound(prefix);
+             it != json->end() && it->first.compare(0, prefix.size(), prefix) == 0;
+             ++it)
         {
-            continue;
+            resolved[it->first.substr(prefix.size())] = it->second.text;
         }
-        std::string value = pair.substr(colon + 1);
-        value.erase(0, value.find_first_not_of(" \n\""));
-        value.erase(value.find_last_not_of(" \n\"") + 1);
-        resolved[pair.substr(q1 + 1, q2 - q1 - 1)] = value;
     }
     return resolved;
 }
@@ -153,8 +142,14 @@ Retarget(Run& run, double target)
 std::vector<Run>
 FindRuns(const std::string& dir, double target)
 {
+    // Every folder with a summary of either kind: those that are not finished runs are named
+    // below, not passed over in silence.
     std::vector<std::string> candidates;
-    if (fs::exists(fs::path(dir) / "summary.csv"))
+    auto hasSummary = [](const fs::path& d)
+    {
+        return fs::exists(d / "summary.csv") || fs::exists(d / "summary.json");
+    };
+    if (hasSummary(dir))
     {
         candidates.push_back(dir);
     }
@@ -162,18 +157,26 @@ FindRuns(const std::string& dir, double target)
     {
         for (const auto& entry : fs::recursive_directory_iterator(dir))
         {
-            if (entry.is_regular_file() && entry.path().filename() == "summary.csv")
+            const std::string name = entry.path().filename().string();
+            if (entry.is_regular_file() && (name == "summary.csv" || name == "summary.json"))
             {
                 candidates.push_back(entry.path().parent_path().string());
             }
         }
     }
     std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
     std::vector<Run> runs;
     for (const auto& d : candidates)
     {
         if (!fs::exists(fs::path(d) / "config.ini"))
         {
+            continue;
+        }
+        if (const std::string why = IncompleteRunReason(d); !why.empty())
+        {
+            std::cerr << "dlsim: warning: " << d << " is not a finished run (" << why
+                      << "): left out (run it again)" << std::endl;
             continue;
         }
         Run run;
@@ -184,13 +187,6 @@ FindRuns(const std::string& dir, double target)
             run.config[key.name] = c.GetString(key.name);
         }
         Table summary = ReadCsv(d + "/summary.csv");
-        if (summary.empty() || !ReadSummaryCsvRow(d + "/summary.csv"))
-        {
-            std::cerr << "dlsim: warning: " << d
-                      << " has a summary that is empty or unreadable: left out (run it again)"
-                      << std::endl;
-            continue;
-        }
         run.summary = summary[0];
         run.resolved = ReadResolved(d);
         const bool hasCurve = fs::exists(fs::path(d) / "curve.csv");
@@ -362,25 +358,37 @@ Label(const Run& run,
     return label;
 }
 
-/// gnuplot string literal (a newline in `s` becomes a line break in the figure).
+/**
+ * gnuplot string literal (a newline in `s` becomes a line break in the figure). Single quotes:
+ * gnuplot runs `commands` in backquotes inside double-quoted strings through the shell, never
+ * inside single-quoted ones, where a ' is written ''; newlines, which a single-quoted string
+ * cannot hold, are joined in as "\n".
+ */
 std::string
-Quote(std::string s)
+Quote(const std::string& s)
 {
-    std::string out = "\"";
+    std::string out = "'";
     for (char ch : s)
     {
         if (ch == '\n')
         {
-            out += "\\n";
+            out += "'.\"\\n\".'";
             continue;
         }
-        if (ch == '"' || ch == '\\')
-        {
-            out += '\\';
-        }
-        out += ch;
+        out += ch == '\'' ? std::string("''") : std::string(1, ch);
     }
-    return out + "\"";
+    return out + "'";
+}
+
+/**
+ * A path as gnuplot (a file to plot, an output file, the script itself as gnuplot's argument)
+ * must see it: relative paths start with "./", so that gnuplot never reads one as a command
+ * ("<cmd" as data, "|cmd" as output), a special file ("-", "") or an option ("-x").
+ */
+std::string
+GnuplotPath(const std::string& path)
+{
+    return !path.empty() && path[0] == '/' ? path : "./" + path;
 }
 
 /// A number for a gnuplot script, exactly enough to place a marker.
@@ -579,16 +587,14 @@ RunGnuplot(const std::string& plotDir,
     for (const auto& [terminal, ext] : terminals)
     {
         gp << "set terminal " << terminal << "\nset output "
-           << Quote(plotDir + "/" + name + ".partial" + ext) << "\n"
+           << Quote(GnuplotPath(plotDir + "/" + name + ".partial" + ext)) << "\n"
            << key << body << "\nunset output\n";
     }
     WriteFileAtomically(script, gp.str());
-    std::string command = "gnuplot " + script + " 2> " + plotDir + "/" + name + ".log";
-    if (std::system(command.c_str()) != 0)
-    {
-        throw std::runtime_error("gnuplot failed on " + script + " (see " + plotDir + "/" + name
-                                 + ".log; is Debian's gnuplot-nox installed?)");
-    }
+    // No shell: the script's path is one argument, whatever characters the run folder holds.
+    RunProgram({"gnuplot", GnuplotPath(script)},
+               plotDir + "/" + name + ".log",
+               "figures need Debian's gnuplot-nox");
     for (const auto& [terminal, ext] : terminals)
     {
         const std::string drawn = plotDir + "/" + name + ".partial" + ext;
@@ -709,7 +715,8 @@ CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
     std::vector<Run> runs = FindRuns(dir, targetAccuracy);
     if (runs.empty())
     {
-        throw ScenarioError("no finished runs (folders with config.ini and summary.csv) under "
+        throw ScenarioError("no finished runs (folders with config.ini, summary.json and "
+                            "summary.csv of a run that finished) under "
                             + dir);
     }
     std::vector<std::string> axes = Axes(runs);
@@ -773,7 +780,8 @@ PlotRuns(const std::string& dir, std::ostream& log, const PlotOptions& options)
     std::vector<Run> runs = FindRuns(dir, options.targetAccuracy);
     if (runs.empty())
     {
-        throw ScenarioError("no finished runs (folders with config.ini and summary.csv) under "
+        throw ScenarioError("no finished runs (folders with config.ini, summary.json and "
+                            "summary.csv of a run that finished) under "
                             + dir);
     }
     const std::string plotDir = dir + "/plots";
@@ -863,7 +871,7 @@ PlotRuns(const std::string& dir, std::ostream& log, const PlotOptions& options)
         std::vector<std::string> legend;
         for (size_t i = 0; i < shown.size(); ++i)
         {
-            std::string data = Quote(shown[i].dir + "/curve.csv");
+            std::string data = Quote(GnuplotPath(shown[i].dir + "/curve.csv"));
             std::string x = "($"
                             + std::string(p.name == "accuracy-vs-rounds" ? "1"
                                           : p.name == "accuracy-vs-time" ? "2"
@@ -1007,7 +1015,7 @@ PlotRuns(const std::string& dir, std::ostream& log, const PlotOptions& options)
             for (size_t i = 0; i < labels.size(); ++i)
             {
                 legend.push_back(labels[i]);
-                body << (i ? ", " : "") << Quote(file) << " index " << i
+                body << (i ? ", " : "") << Quote(GnuplotPath(file)) << " index " << i
                      << " using 1:2:3:4 with yerrorlines "
                      << LineStyle(algorithmOf[labels[i]], groupVariant[labels[i]], format) << " ps "
                      << format.pointSize * 1.5 << " title " << Quote(labels[i]);

@@ -10,8 +10,11 @@
 #include "result-files.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iomanip>
 #include <numeric>
@@ -577,12 +580,14 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
     };
     out << std::setprecision(12);
     out << "{\n"
+        << "  \"status\": \"finished\",\n"
         << "  \"nodes\": " << s.nodes << ",\n"
         << "  \"rounds\": " << s.rounds << ",\n"
         << "  \"seed\": " << s.seed << ",\n"
-        << "  \"final_round\": " << s.finalRound << ",\n"
-        << "  \"final_accuracy\": {\"mean\": " << s.finalAccuracyMean
-        << ", \"min\": " << s.finalAccuracyMin << ", \"max\": " << s.finalAccuracyMax << "},\n"
+        << "  \"final_round\": " << opt(s.finalRound) << ",\n"
+        << "  \"final_accuracy\": {\"mean\": " << opt(s.finalAccuracyMean)
+        << ", \"min\": " << opt(s.finalAccuracyMin) << ", \"max\": " << opt(s.finalAccuracyMax)
+        << "},\n"
         << "  \"target_accuracy\": " << s.targetAccuracy << ",\n"
         << "  \"time_to_target_s\": " << opt(s.timeToTarget) << ",\n"
         << "  \"bytes_per_node_to_target\": " << opt(s.bytesPerNodeToTarget) << ",\n"
@@ -610,7 +615,14 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
     bool first = true;
     for (const auto& [key, value] : s.resolved)
     {
-        out << (first ? "" : ", ") << JsonString(key) << ": " << value;
+        // A number as a number, anything else (an algorithm's own `auto` key) as a string, so
+        // that the file stays JSON.
+        std::string why;
+        const auto asNumber = ParseJsonObject("{\"v\": " + value + "}", why);
+        const bool number = asNumber && asNumber->count("v")
+                            && asNumber->at("v").kind == JsonScalar::Kind::Number;
+        out << (first ? "" : ", ") << JsonString(key) << ": "
+            << (number ? value : JsonString(value));
         first = false;
     }
     out << "},\n"
@@ -620,6 +632,249 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
         << "  \"command_line\": " << JsonString(s.commandLine) << "\n"
         << "}\n";
     WriteFileAtomically(path, out.str());
+}
+
+namespace
+{
+
+/// A strict recursive-descent JSON reader that collects the scalars of a document by path.
+class JsonReader
+{
+  public:
+    explicit JsonReader(const std::string& text) : m_text(text) {}
+
+    bool Read(std::map<std::string, JsonScalar>& out, std::string& why)
+    {
+        SkipSpace();
+        if (Peek() != '{' || !Value("", out, 0))
+        {
+            why = "not a JSON object (at byte " + std::to_string(m_pos) + ")";
+            return false;
+        }
+        SkipSpace();
+        if (m_pos != m_text.size())
+        {
+            why = "text after the JSON object (at byte " + std::to_string(m_pos) + ")";
+            return false;
+        }
+        return true;
+    }
+
+  private:
+    char Peek() const
+    {
+        return m_pos < m_text.size() ? m_text[m_pos] : '\0';
+    }
+
+    void SkipSpace()
+    {
+        while (m_pos < m_text.size() && std::strchr(" \t\r\n", m_text[m_pos]) != nullptr)
+        {
+            ++m_pos;
+        }
+    }
+
+    bool Literal(const char* word)
+    {
+        const size_t n = std::strlen(word);
+        if (m_text.compare(m_pos, n, word) != 0)
+        {
+            return false;
+        }
+        m_pos += n;
+        return true;
+    }
+
+    bool String(std::string& out)
+    {
+        if (Peek() != '"')
+        {
+            return false;
+        }
+        ++m_pos;
+        while (m_pos < m_text.size())
+        {
+            const unsigned char c = m_text[m_pos++];
+            if (c == '"')
+            {
+                return true;
+            }
+            if (c < 0x20)
+            {
+                return false;
+            }
+            if (c != '\\')
+            {
+                out += static_cast<char>(c);
+                continue;
+            }
+            const char e = Peek();
+            ++m_pos;
+            static const std::string from = "\"\\/bfnrt";
+            static const std::string to = "\"\\/\b\f\n\r\t";
+            if (const size_t at = from.find(e); e != '\0' && at != std::string::npos)
+            {
+                out += to[at];
+            }
+            else if (e == 'u' && m_pos + 4 <= m_text.size()
+                     && m_text.substr(m_pos, 4).find_first_not_of("0123456789abcdefABCDEF")
+                            == std::string::npos)
+            {
+                // dlsim escapes only control characters; others are kept as a '?'.
+                const long code = std::strtol(m_text.substr(m_pos, 4).c_str(), nullptr, 16);
+                out += code < 0x80 ? static_cast<char>(code) : '?';
+                m_pos += 4;
+            }
+            else
+            {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    bool Number(JsonScalar& out)
+    {
+        const size_t start = m_pos;
+        auto digits = [this]()
+        {
+            const size_t from = m_pos;
+            while (std::isdigit(static_cast<unsigned char>(Peek())))
+            {
+                ++m_pos;
+            }
+            return m_pos > from;
+        };
+        if (Peek() == '-')
+        {
+            ++m_pos;
+        }
+        if (Peek() == '0')
+        {
+            ++m_pos;
+        }
+        else if (!digits())
+        {
+            return false;
+        }
+        if (Peek() == '.')
+        {
+            ++m_pos;
+            if (!digits())
+            {
+                return false;
+            }
+        }
+        if (Peek() == 'e' || Peek() == 'E')
+        {
+            ++m_pos;
+            if (Peek() == '+' || Peek() == '-')
+            {
+                ++m_pos;
+            }
+            if (!digits())
+            {
+                return false;
+            }
+        }
+        out.kind = JsonScalar::Kind::Number;
+        out.text = m_text.substr(start, m_pos - start);
+        out.number = std::strtod(out.text.c_str(), nullptr);
+        return std::isfinite(out.number);
+    }
+
+    bool Value(const std::string& path, std::map<std::string, JsonScalar>& out, int depth)
+    {
+        // Deeper than any file dlsim writes: a hostile file cannot exhaust the stack.
+        if (depth > 32)
+        {
+            return false;
+        }
+        SkipSpace();
+        const std::string prefix = path.empty() ? "" : path + ".";
+        if (Peek() == '{' || Peek() == '[')
+        {
+            const bool object = Peek() == '{';
+            const char close = object ? '}' : ']';
+            ++m_pos;
+            SkipSpace();
+            if (Peek() == close)
+            {
+                ++m_pos;
+                return true;
+            }
+            for (size_t index = 0;; ++index)
+            {
+                std::string key = std::to_string(index);
+                if (object)
+                {
+                    SkipSpace();
+                    key.clear();
+                    if (!String(key))
+                    {
+                        return false;
+                    }
+                    SkipSpace();
+                    if (Peek() != ':')
+                    {
+                        return false;
+                    }
+                    ++m_pos;
+                }
+                if (!Value(prefix + key, out, depth + 1))
+                {
+                    return false;
+                }
+                SkipSpace();
+                if (Peek() == close)
+                {
+                    ++m_pos;
+                    return true;
+                }
+                if (Peek() != ',')
+                {
+                    return false;
+                }
+                ++m_pos;
+            }
+        }
+        JsonScalar scalar;
+        const size_t start = m_pos;
+        if (Peek() == '"')
+        {
+            scalar.kind = JsonScalar::Kind::String;
+            if (!String(scalar.text))
+            {
+                return false;
+            }
+        }
+        else if (Literal("true") || Literal("false") || Literal("null"))
+        {
+            scalar.text = m_text.substr(start, m_pos - start);
+        }
+        else if (!Number(scalar))
+        {
+            return false;
+        }
+        out[path] = scalar;
+        return true;
+    }
+
+    const std::string& m_text;
+    size_t m_pos = 0;
+};
+
+} // namespace
+
+std::optional<std::map<std::string, JsonScalar>>
+ParseJsonObject(const std::string& text, std::string& why)
+{
+    std::map<std::string, JsonScalar> scalars;
+    if (!JsonReader(text).Read(scalars, why))
+    {
+        return std::nullopt;
+    }
+    return scalars;
 }
 
 } // namespace ns3
@@ -648,7 +903,9 @@ SummaryCsvRow(const RunSummary& s)
         }
         o << ",";
     };
-    o << s.finalAccuracyMean << "," << s.finalAccuracyMin << "," << s.finalAccuracyMax << ",";
+    opt(s.finalAccuracyMean);
+    opt(s.finalAccuracyMin);
+    opt(s.finalAccuracyMax);
     opt(s.timeToTarget);
     opt(s.bytesPerNodeToTarget);
     opt(s.roundToTarget);
@@ -687,16 +944,17 @@ ReadSummaryCsvRow(const std::string& path)
     {
         return std::nullopt;
     }
-    // Every figure a number (the three "to target" columns may be empty: not reached).
+    // Every figure a finite number (the accuracies may be empty: nothing evaluated; the three
+    // "to target" columns too: not reached).
     for (size_t i = 0; i < fields.size(); ++i)
     {
-        if (fields[i].empty() && (i >= 3 && i <= 5))
+        if (fields[i].empty() && i <= 5)
         {
             continue;
         }
         char* end = nullptr;
-        std::strtod(fields[i].c_str(), &end);
-        if (fields[i].empty() || *end != '\0')
+        const double value = std::strtod(fields[i].c_str(), &end);
+        if (fields[i].empty() || *end != '\0' || !std::isfinite(value))
         {
             return std::nullopt;
         }

@@ -33,10 +33,12 @@ struct RunSummary
     uint32_t rounds = 0;
     uint64_t seed = 0;
     double targetAccuracy = 0.0;
-    uint32_t finalRound = 0;
-    double finalAccuracyMean = 0.0;
-    double finalAccuracyMin = 0.0;
-    double finalAccuracyMax = 0.0;
+    /// The last evaluation: its round and accuracies over the learners; none when the run
+    /// evaluated nothing (e.g. LearnerApplication::Evaluate=false), never a made-up 0.
+    std::optional<uint32_t> finalRound;
+    std::optional<double> finalAccuracyMean;
+    std::optional<double> finalAccuracyMin;
+    std::optional<double> finalAccuracyMax;
     std::optional<double> timeToTarget; ///< simulated seconds
     std::optional<double> bytesPerNodeToTarget;
     /// Interpolated like the time and bytes (see time-to-target.h), so it may be fractional.
@@ -184,8 +186,31 @@ class ResultsWriter
     RunSummary m_summary;
 };
 
-/// Write a summary as JSON.
+/// Write a summary as JSON, with "status": "finished" (what IsCompleteRun looks for).
 void WriteSummaryJson(const RunSummary& summary, const std::string& path);
+
+/// A scalar of a JSON document: a string (unescaped), a number (`number` set), true, false
+/// or null (`text` "true", "false", "null").
+struct JsonScalar
+{
+    enum class Kind
+    {
+        String,
+        Number,
+        Literal
+    };
+    Kind kind = Kind::Literal;
+    std::string text;
+    double number = 0.0;
+};
+
+/**
+ * Parse `text` as one JSON object (strictly: RFC 8259, nothing after it) into its scalars by
+ * path: {"a": {"b": [1, 2]}} gives "a.b.0" and "a.b.1". Numbers that overflow a double are
+ * errors. Returns nullopt and sets `why` (e.g. "not JSON at byte 12") when it does not parse.
+ */
+std::optional<std::map<std::string, JsonScalar>> ParseJsonObject(const std::string& text,
+                                                                 std::string& why);
 
 /// The summary's figures as CSV columns: header and one row (what grid indexes are built from).
 std::string SummaryCsvHeader();
@@ -193,8 +218,9 @@ std::string SummaryCsvRow(const RunSummary& summary);
 
 /**
  * The row of a summary.csv, split into fields, if the file is complete: the expected header
- * and one row of numbers. Anything else (missing, empty, truncated, another header) is nullopt:
- * the run did not finish.
+ * and one row of finite numbers (the accuracy and to-target columns may be empty: nothing
+ * evaluated, target not reached). Anything else (missing, empty, truncated, another header) is
+ * nullopt: the run did not finish.
  */
 std::optional<std::vector<std::string>> ReadSummaryCsvRow(const std::string& path);
 

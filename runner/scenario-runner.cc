@@ -562,7 +562,15 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
         text << "# " << VersionLine() << "\n";
         if (!options.commandLine.empty())
         {
-            text << "# command: " << options.commandLine << "\n";
+            // A quoted argument may hold a newline: its continuation stays a comment, never
+            // a key of this file.
+            std::string command = options.commandLine;
+            for (size_t at = command.find('\n'); at != std::string::npos;
+                 at = command.find('\n', at + 3))
+            {
+                command.insert(at + 1, "# ");
+            }
+            text << "# command: " << command << "\n";
         }
         for (const auto& [key, value] : resolved)
         {

@@ -242,6 +242,21 @@ TEST(BadInput, EveryCaseGetsItsExitStatusAndAMessageNamingTheProblem)
          2,
          {"tiny-step.csv:3", "1 ms"}},
         {"value of 2 MB quoted in the error", "{DIR}/huge.ini", 2, {"topology", "(2000000 bytes)"}},
+        // Files that cannot be read are input that cannot run, like any other bad file.
+        {"scenario file is a folder", "{DIR}/idx", 2, {"idx", "is a directory"}},
+        {"edge list is a folder",
+         "--topology=file --topology.file={DIR}/idx",
+         2,
+         {"idx", "is a directory"}},
+        {"rate trace is a folder",
+         "--network=access --trace.file={DIR}/idx",
+         2,
+         {"idx", "is a directory"}},
+        // A jobs file holds one command per line.
+        {"jobs for a folder with a line break",
+         "--seed='1, 2' --emit-jobs={DIR}/jobs.txt --out='{DIR}/line\nbreak'",
+         2,
+         {"--emit-jobs", "line break"}},
     };
     for (const BadInput& c : cases)
     {

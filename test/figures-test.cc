@@ -5,6 +5,7 @@
  * for values spanning decades, the paper style, time to target interpolated the same way in
  * summary.csv, index.csv and figures, and the table a grid ends with.
  */
+#include "external-command.h"
 #include "results-plots.h"
 #include "results-writer.h"
 #include "run-command.h"
@@ -15,6 +16,7 @@
 #include <gtest/gtest.h>
 #include <map>
 #include <set>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace ns3
@@ -27,24 +29,39 @@ namespace fs = std::filesystem;
 /**
  * A finished run folder written by hand, as a run leaves it: config.ini (`ini`, the rest
  * defaults), curve.csv (`curve`, its lines after the header), summary.csv and summary.json with
- * `resolved` as its "resolved" object. The summary's to-target fields are deliberately wrong
- * (empty), so that a test sees whether they are recomputed from the curve.
+ * `resolved` as its "resolved" object, written by the run's own writers. The summary's
+ * to-target fields are deliberately wrong (empty), so that a test sees whether they are
+ * recomputed from the curve. Without `evaluated`, the run evaluated nothing: no accuracy.
  */
 void
 WriteRun(const std::string& dir,
          const std::string& ini,
          const std::string& curve,
-         const std::string& resolved = "")
+         const std::map<std::string, std::string>& resolved = {},
+         bool evaluated = true)
 {
     fs::create_directories(dir);
     std::ofstream(dir + "/config.ini") << ini;
     std::ofstream(dir + "/curve.csv")
         << "round,time_s,bytes_per_node,accuracy_mean,accuracy_min,accuracy_max\n"
         << curve;
-    std::ofstream(dir + "/summary.csv")
-        << SummaryCsvHeader() << "\n0.9,0.8,0.95,,,,20,5000000,0,0,1\n";
-    std::ofstream(dir + "/summary.json")
-        << "{\n  \"nodes\": 4,\n  \"resolved\": {" << resolved << "},\n  \"wall_time_s\": 1\n}\n";
+    RunSummary summary;
+    summary.nodes = 4;
+    summary.rounds = 40;
+    if (evaluated)
+    {
+        summary.finalRound = 40;
+        summary.finalAccuracyMean = 0.9;
+        summary.finalAccuracyMin = 0.8;
+        summary.finalAccuracyMax = 0.95;
+    }
+    summary.simulatedSeconds = 20;
+    summary.valueBytesPerNode = 5000000;
+    summary.wallSeconds = 1;
+    summary.resolved = resolved;
+    std::ofstream(dir + "/summary.csv") << SummaryCsvHeader() << "\n"
+                                        << SummaryCsvRow(summary) << "\n";
+    WriteSummaryJson(summary, dir + "/summary.json");
 }
 
 /// A curve crossing 0.6 between rounds 10 (0.5) and 20 (0.8), dipping below it afterwards.
@@ -102,7 +119,7 @@ ReadIndex(const std::string& path)
 std::string
 StyleOfCurve(const std::string& script, const std::string& title)
 {
-    const size_t at = script.find("title \"" + title);
+    const size_t at = script.find("title '" + title);
     if (at == std::string::npos)
     {
         return "";
@@ -214,7 +231,7 @@ TEST(Figures, AnAlgorithmKeepsItsStyleAndLegendsShowResolvedValues)
         WriteRun(dir + "/link.bandwidth=" + bw + "_algorithm=choco",
                  "algorithm = choco\n" + common + "[choco]\ngamma = auto\nalpha = 0.1\n",
                  Stretched(2 * stretch),
-                 "\"choco.gamma\": 0.0432198765");
+                 {{"choco.gamma", "0.0432198765"}});
     }
     Plot("--plot " + dir);
     std::set<std::string> chocoStyles;
@@ -359,6 +376,87 @@ TEST(Figures, AGridReportsProgressAndEndsWithATableOfItsPoints)
             EXPECT_NEAR(std::stod(row["time_to_target_s"]), crossing->time, 1e-9);
         }
     }
+    fs::remove_all(out);
+}
+
+TEST(Figures, GnuplotRunsWithoutAShellWhateverTheFoldersAreCalled)
+{
+    // Absolute, and relative to the working directory with what gnuplot would read as a pipe
+    // ("<command" as data, "|command" as output).
+    const auto [base, cwd, absolute] = MakeHostileFolders("weird-plot");
+    const std::string relative = "<touch PWNED4|x";
+    WriteRun(absolute, "algorithm = dpsgd\ntarget_accuracy = 0.6\n", kCurve);
+    WriteRun(cwd + "/" + relative, "algorithm = dpsgd\ntarget_accuracy = 0.6\n", kCurve);
+    for (const std::string& dir : {absolute, relative})
+    {
+        std::string output;
+        ASSERT_EQ(RunCommand("cd " + ShellQuote(cwd) + " && " + DLSIM_RUN_BINARY + " --plot "
+                                 + ShellQuote(dir),
+                             output),
+                  0)
+            << output;
+        const std::string plots = (dir == relative ? cwd + "/" : "") + dir + "/plots/";
+        for (std::string figure : {"accuracy-vs-time", "accuracy-vs-bytes", "accuracy-vs-rounds"})
+        {
+            EXPECT_GT(fs::file_size(plots + figure + ".png"), 1000u) << figure;
+            EXPECT_GT(fs::file_size(plots + figure + ".svg"), 1000u) << figure;
+        }
+    }
+    EXPECT_FALSE(AnyFileNamedPwned(base)) << "a path ran as a command";
+    EXPECT_EQ(std::distance(fs::directory_iterator(cwd), fs::directory_iterator()), 1)
+        << "only the relative run folder is in the working directory";
+    fs::remove_all(base);
+}
+
+TEST(Figures, AMissingOrFailingGnuplotIsReportedWithALogThatExists)
+{
+    const std::string dir = FreshTempFolder("no-gnuplot");
+    WriteRun(dir + "/run", "algorithm = dpsgd\ntarget_accuracy = 0.6\n", kCurve);
+    fs::create_directories(dir + "/bin");
+    std::string output;
+    const std::string plot = "PATH=" + dir + "/bin " + DLSIM_RUN_BINARY + " --plot " + dir + "/run";
+    EXPECT_EQ(RunCommand(plot, output), 1) << output;
+    for (std::string word : {"dlsim: error: cannot run gnuplot", "not installed", "gnuplot-nox"})
+    {
+        EXPECT_NE(output.find(word), std::string::npos) << word << " in: " << output;
+    }
+    // A gnuplot that fails: the message points at its log, which holds what it said.
+    std::ofstream(dir + "/bin/gnuplot") << "#!/bin/sh\necho 'broken gnuplot' >&2\nexit 3\n";
+    ::chmod((dir + "/bin/gnuplot").c_str(), 0755);
+    EXPECT_EQ(RunCommand(plot, output), 1) << output;
+    const std::string log = dir + "/run/plots/accuracy-vs-time.log";
+    EXPECT_NE(output.find("gnuplot failed with exit status 3; see " + log), std::string::npos)
+        << output;
+    EXPECT_NE(ReadWholeFile(log).find("broken gnuplot"), std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST(Figures, ARunThatEvaluatedNothingReportsNoAccuracy)
+{
+    const std::string out = FreshTempFolder("no-eval");
+    const std::string output
+        = Plot("--dataset=synthetic --synthetic.train_samples=300 --model=logistic --nodes=4 "
+               "--degree=2 --rounds=2 --ns3.ns3::LearnerApplication::Evaluate=false --out="
+               + out + "/run");
+    EXPECT_NE(output.find("dlsim: done: no evaluation (no accuracy)"), std::string::npos) << output;
+    EXPECT_EQ(output.find("final mean accuracy"), std::string::npos) << output;
+    EXPECT_NE(ReadWholeFile(out + "/run/summary.json")
+                  .find("\"final_accuracy\": {\"mean\": null, \"min\": null, \"max\": null}"),
+              std::string::npos);
+    EXPECT_EQ(ReadCsv(out + "/run/summary.csv").at(0).at(0), "");
+    // The figures were drawn (no crash) without a curve; with a run that did evaluate, the index
+    // and the figures hold its accuracy and leave the other's empty, not 0.
+    EXPECT_GT(fs::file_size(out + "/run/plots/accuracy-vs-time.png"), 1000u);
+    WriteRun(out + "/evaluated", "algorithm = jwins\n", kCurve);
+    Plot("--collect " + out);
+    auto rows = ReadIndex(out + "/index.csv");
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0]["run"], "evaluated");
+    EXPECT_EQ(rows[0]["final_accuracy_mean"], "0.9");
+    EXPECT_EQ(rows[1]["run"], "run");
+    EXPECT_EQ(rows[1]["final_accuracy_mean"], "");
+    EXPECT_EQ(rows[1]["final_accuracy_max"], "");
+    EXPECT_GT(fs::file_size(out + "/plots/accuracy-vs-time.png"), 1000u);
     fs::remove_all(out);
 }
 

@@ -3,6 +3,8 @@
  * dlsim: grids of runs as a researcher uses them: cross products, resuming, job lists for
  * other machines, collecting and plotting, and one folder per run.
  */
+#include "external-command.h"
+#include "results-writer.h"
 #include "run-command.h"
 #include "scenario-grid.h"
 
@@ -11,7 +13,9 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <optional>
 #include <sstream>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -159,7 +163,7 @@ TEST(Grid, EmitsJobsForGnuParallelAndSlurm)
         << output;
     std::string lines = ReadWholeFile(jobs);
     EXPECT_EQ(Lines(lines), 3u) << lines;
-    EXPECT_NE(lines.find("./dlsim run '" + out + "/link.bandwidth=10Mbps/point.ini'"),
+    EXPECT_NE(lines.find("./dlsim run " + ShellQuote(out + "/link.bandwidth=10Mbps/point.ini")),
               std::string::npos)
         << lines;
     EXPECT_TRUE(fs::exists(out + "/link.bandwidth=100Mbps/point.ini"));
@@ -194,6 +198,226 @@ TEST(Grid, TwoRunsNeverShareAFolder)
     EXPECT_FALSE(fs::exists(out + "/.lock"));
     fs::remove_all(out);
 }
+
+TEST(Grid, ARunKeepsAFolderNameAShellWouldActOn)
+{
+    const auto [base, cwd, out] = MakeHostileFolders("weird-run");
+    const std::string binary = DLSIM_RUN_BINARY;
+
+    // A run with figures, from another working directory: everything lands in `out`.
+    std::string output;
+    ASSERT_EQ(RunCommand("cd " + ShellQuote(cwd) + " && " + binary + kSmall
+                             + " --out=" + ShellQuote(out + "/single"),
+                         output),
+              0)
+        << output;
+    EXPECT_TRUE(fs::exists(out + "/single/summary.json"));
+    EXPECT_GT(fs::file_size(out + "/single/plots/accuracy-vs-time.png"), 1000u);
+    EXPECT_TRUE(fs::is_empty(cwd)) << "the run wrote outside its folder";
+    // The command recorded in config.ini gives a shell back the arguments as they were.
+    const std::string config = ReadWholeFile(out + "/single/config.ini");
+    const size_t at = config.find("# command: ");
+    ASSERT_NE(at, std::string::npos) << config;
+    const std::string recorded = config.substr(at + 11, config.find('\n', at) - at - 11);
+    std::ofstream(base + "/words.sh")
+        << "set -- " << recorded << "\nfor w in \"$@\"; do printf '%s\\n' \"$w\"; done\n";
+    ASSERT_EQ(RunCommand("sh " + ShellQuote(base + "/words.sh"), output), 0) << output;
+    EXPECT_NE(output.find("\n--out=" + out + "/single\n"), std::string::npos) << output;
+
+    EXPECT_FALSE(AnyFileNamedPwned(base)) << "a path ran as a command";
+    fs::remove_all(base);
+}
+
+TEST(Grid, EmittedJobsKeepAFolderNameAShellWouldActOn)
+{
+    const auto [base, cwd, out] = MakeHostileFolders("weird-jobs");
+    const std::string binary = DLSIM_RUN_BINARY;
+    std::string output;
+    // Jobs for a grid, run by sh (as GNU parallel does) and by bash (as Slurm does), from a
+    // project root whose ./dlsim passes its arguments on to the runner.
+    const std::string jobs = base + "/jobs 'x'.txt";
+    ASSERT_EQ(RunCommand(binary + kSmall + " --seed='1, 2' --emit-jobs " + ShellQuote(jobs)
+                             + " --out=" + ShellQuote(out + "/grid"),
+                         output),
+              0)
+        << output;
+    std::ofstream(cwd + "/dlsim") << "#!/bin/sh\n[ \"$1\" = run ] || exit 9\nshift\nexec "
+                                  << ShellQuote(binary) << " \"$@\" --no-plot\n";
+    ::chmod((cwd + "/dlsim").c_str(), 0755);
+    std::ifstream lines(jobs);
+    std::string first;
+    ASSERT_TRUE(std::getline(lines, first));
+    std::ofstream(base + "/job1.sh") << first << "\n";
+    ASSERT_EQ(
+        RunCommand("cd " + ShellQuote(cwd) + " && sh " + ShellQuote(base + "/job1.sh"), output), 0)
+        << first << "\n"
+        << output;
+    EXPECT_TRUE(fs::exists(out + "/grid/seed=1/summary.json")) << first;
+    ASSERT_EQ(RunCommand("cd " + ShellQuote(cwd) + " && SLURM_ARRAY_TASK_ID=2 bash "
+                             + ShellQuote(jobs + ".slurm"),
+                         output),
+              0)
+        << ReadWholeFile(jobs + ".slurm") << output;
+    EXPECT_TRUE(fs::exists(out + "/grid/seed=2/summary.json"));
+    EXPECT_FALSE(AnyFileNamedPwned(base)) << "a path ran as a command";
+    fs::remove_all(base);
+}
+
+/// One way a summary.json can fail to be a finished run's.
+struct MalformedSummary
+{
+    std::string name;
+    /// The broken summary.json from the good one; nullopt: remove the file.
+    std::optional<std::string> (*make)(const std::string& good);
+};
+
+/// Test names in gtest's messages.
+void
+PrintTo(const MalformedSummary& kind, std::ostream* out)
+{
+    *out << kind.name;
+}
+
+class CompleteRun : public ::testing::TestWithParam<MalformedSummary>
+{};
+
+/// The grid of the tests below: two points, seed=1 and seed=2.
+std::string
+TwoPointGrid(const std::string& out)
+{
+    return std::string(DLSIM_RUN_BINARY) + kSmall + " --no-plot --seed='1, 2' -j 2 --out=" + out;
+}
+
+/**
+ * The two points of TwoPointGrid(out) as finished runs, written by hand: config.ini as the
+ * runner writes a point's configuration (its point.ini, from --emit-jobs), summary.csv and
+ * summary.json by the run's own writers.
+ */
+void
+WriteFinishedGrid(const std::string& out)
+{
+    std::string output;
+    ASSERT_EQ(RunCommand(TwoPointGrid(out) + " --emit-jobs " + out + "/jobs.txt", output), 0)
+        << output;
+    for (const std::string point : {"/seed=1", "/seed=2"})
+    {
+        const std::string folder = out + point;
+        std::ofstream(folder + "/config.ini") << ReadWholeFile(folder + "/point.ini");
+        RunSummary summary;
+        summary.nodes = 4;
+        summary.rounds = 3;
+        summary.finalRound = 3;
+        summary.finalAccuracyMean = summary.finalAccuracyMin = summary.finalAccuracyMax = 0.5;
+        summary.simulatedSeconds = 1;
+        summary.wallSeconds = 1;
+        std::ofstream(folder + "/summary.csv") << SummaryCsvHeader() << "\n"
+                                               << SummaryCsvRow(summary) << "\n";
+        WriteSummaryJson(summary, folder + "/summary.json");
+    }
+}
+
+/**
+ * Grid resume, a run into a used folder, and collect agree on what a complete run is: a
+ * folder whose summary.json is missing, cut short, binary, `{}` or holds NaN is not one.
+ */
+TEST_P(CompleteRun, ResumeOverwriteAndCollectAgreeOnAMalformedSummary)
+{
+    const MalformedSummary& kind = GetParam();
+    const std::string out = FreshTempFolder("complete-" + kind.name);
+    WriteFinishedGrid(out);
+    const std::string grid = TwoPointGrid(out);
+    const std::string point = out + "/seed=2";
+    std::string output;
+    const std::string good = ReadWholeFile(point + "/summary.json");
+    auto breakSummary = [&]()
+    {
+        const auto broken = kind.make(good);
+        fs::remove(point + "/summary.json");
+        if (broken)
+        {
+            std::ofstream(point + "/summary.json", std::ios::binary) << *broken;
+        }
+    };
+    const std::string reported = point + " is not a finished run (";
+
+    // collect: left out, and said so.
+    breakSummary();
+    ASSERT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + " --collect " + out, output), 0) << output;
+    EXPECT_NE(output.find(reported), std::string::npos) << output;
+    EXPECT_EQ(Lines(ReadWholeFile(out + "/index.csv")), 2u) << "header and seed=1 only";
+
+    // A run of another configuration into the folder: nothing complete to protect.
+    ASSERT_EQ(
+        RunCommand(std::string(DLSIM_RUN_BINARY) + kSmall + " --no-plot --seed=7 --out=" + point,
+                   output),
+        0)
+        << output;
+    EXPECT_NE(ReadWholeFile(point + "/config.ini").find("seed = 7"), std::string::npos);
+
+    // Grid resume: reported and run again; the other point is skipped.
+    breakSummary();
+    ASSERT_EQ(RunCommand(grid, output), 0) << output;
+    EXPECT_NE(output.find(reported), std::string::npos) << output;
+    EXPECT_NE(output.find("seed=1: already complete, skipped"), std::string::npos) << output;
+    EXPECT_NE(output.find("[start] seed=2"), std::string::npos) << output;
+    EXPECT_NE(ReadWholeFile(point + "/config.ini").find("seed = 2"), std::string::npos);
+    EXPECT_EQ(Lines(ReadWholeFile(out + "/index.csv")), 3u);
+    fs::remove_all(out);
+}
+
+/// `good` with the value of `field` replaced by `value` (as written: "field": VALUE).
+std::string
+WithValue(std::string good, const std::string& field, const std::string& value)
+{
+    const size_t at = good.find("\"" + field + "\": ");
+    if (at == std::string::npos)
+    {
+        return good;
+    }
+    const size_t start = at + field.size() + 4;
+    good.replace(start, good.find_first_of(",}\n", start) - start, value);
+    return good;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Malformed,
+    CompleteRun,
+    ::testing::Values(MalformedSummary{"missing",
+                                       [](const std::string&) -> std::optional<std::string>
+                                       {
+                                           return std::nullopt;
+                                       }},
+                      MalformedSummary{"truncated",
+                                       [](const std::string& good) -> std::optional<std::string>
+                                       {
+                                           return good.substr(0, good.size() / 2);
+                                       }},
+                      MalformedSummary{"binary",
+                                       [](const std::string&) -> std::optional<std::string>
+                                       {
+                                           return std::string("\x00\xff\x7f{\x01\"\x80\n", 8);
+                                       }},
+                      MalformedSummary{"empty_object",
+                                       [](const std::string&) -> std::optional<std::string>
+                                       {
+                                           return std::string("{}");
+                                       }},
+                      MalformedSummary{"nan",
+                                       [](const std::string& good) -> std::optional<std::string>
+                                       {
+                                           return WithValue(good, "wall_time_s", "nan");
+                                       }},
+                      MalformedSummary{"null_time",
+                                       [](const std::string& good) -> std::optional<std::string>
+                                       {
+                                           return WithValue(good, "simulated_time_s", "null");
+                                       }},
+                      MalformedSummary{"unfinished",
+                                       [](const std::string& good) -> std::optional<std::string>
+                                       {
+                                           return WithValue(good, "status", "\"running\"");
+                                       }}),
+    [](const ::testing::TestParamInfo<MalformedSummary>& info) { return info.param.name; });
 
 } // namespace
 } // namespace ns3

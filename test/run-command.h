@@ -43,6 +43,47 @@ RunCommand(const std::string& command, std::string& output)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/**
+ * A folder name holding everything a shell acts on: quotes of both kinds, command
+ * substitutions, backquotes, `;`, spaces and non-ASCII letters. Whatever runs with it must
+ * create no file named PWNED*, anywhere (AnyFileNamedPwned).
+ */
+const std::string kShellHostileName = "it's \"odd\" $(touch PWNED1) `touch PWNED2` \xc3\xa9 "
+                                      "\xe6\x95\xb0\xe6\x8d\xae;touch PWNED3;x";
+
+/// Whether a file whose name starts with PWNED exists under `dir` (recursively).
+inline bool
+AnyFileNamedPwned(const std::string& dir)
+{
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
+    {
+        if (entry.path().filename().string().rfind("PWNED", 0) == 0)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// Folders for a test with shell-hostile paths (FreshTempFolder underneath).
+struct HostileFolders
+{
+    std::string base; ///< everything the test creates is below it
+    std::string cwd;  ///< an empty folder to run commands in
+    std::string out;  ///< base/kShellHostileName/inj;touch PWNED;x (not created)
+};
+
+inline HostileFolders
+MakeHostileFolders(const std::string& name)
+{
+    HostileFolders f;
+    f.base = FreshTempFolder(name);
+    f.cwd = f.base + "/cwd";
+    std::filesystem::create_directories(f.cwd);
+    f.out = f.base + "/" + kShellHostileName + "/inj;touch PWNED;x";
+    return f;
+}
+
 /// A whole file as text ("" when it cannot be read).
 inline std::string
 ReadWholeFile(const std::string& path)
