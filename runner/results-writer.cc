@@ -17,6 +17,7 @@
 #include <cstring>
 #include <fstream>
 #include <iomanip>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <sstream>
 #include <unistd.h>
@@ -637,240 +638,89 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
 namespace
 {
 
-/// A strict recursive-descent JSON reader that collects the scalars of a document by path.
-class JsonReader
+/// Deeper documents are not summaries; the bound keeps a hostile file from exhausting the stack.
+constexpr int kMaxJsonDepth = 64;
+
+/// Collect the scalars of `value` by path ("a.b.0") into `out`.
+bool
+CollectScalars(const nlohmann::json& value,
+               const std::string& path,
+               int depth,
+               std::map<std::string, JsonScalar>& out,
+               std::string& why)
 {
-  public:
-    explicit JsonReader(const std::string& text) : m_text(text) {}
-
-    bool Read(std::map<std::string, JsonScalar>& out, std::string& why)
+    if (depth > kMaxJsonDepth)
     {
-        SkipSpace();
-        if (Peek() != '{' || !Value("", out, 0))
-        {
-            why = "not a JSON object (at byte " + std::to_string(m_pos) + ")";
-            return false;
-        }
-        SkipSpace();
-        if (m_pos != m_text.size())
-        {
-            why = "text after the JSON object (at byte " + std::to_string(m_pos) + ")";
-            return false;
-        }
-        return true;
-    }
-
-  private:
-    char Peek() const
-    {
-        return m_pos < m_text.size() ? m_text[m_pos] : '\0';
-    }
-
-    void SkipSpace()
-    {
-        while (m_pos < m_text.size() && std::strchr(" \t\r\n", m_text[m_pos]) != nullptr)
-        {
-            ++m_pos;
-        }
-    }
-
-    bool Literal(const char* word)
-    {
-        const size_t n = std::strlen(word);
-        if (m_text.compare(m_pos, n, word) != 0)
-        {
-            return false;
-        }
-        m_pos += n;
-        return true;
-    }
-
-    bool String(std::string& out)
-    {
-        if (Peek() != '"')
-        {
-            return false;
-        }
-        ++m_pos;
-        while (m_pos < m_text.size())
-        {
-            const unsigned char c = m_text[m_pos++];
-            if (c == '"')
-            {
-                return true;
-            }
-            if (c < 0x20)
-            {
-                return false;
-            }
-            if (c != '\\')
-            {
-                out += static_cast<char>(c);
-                continue;
-            }
-            const char e = Peek();
-            ++m_pos;
-            static const std::string from = "\"\\/bfnrt";
-            static const std::string to = "\"\\/\b\f\n\r\t";
-            if (const size_t at = from.find(e); e != '\0' && at != std::string::npos)
-            {
-                out += to[at];
-            }
-            else if (e == 'u' && m_pos + 4 <= m_text.size()
-                     && m_text.substr(m_pos, 4).find_first_not_of("0123456789abcdefABCDEF")
-                            == std::string::npos)
-            {
-                // dlsim escapes only control characters; others are kept as a '?'.
-                const long code = std::strtol(m_text.substr(m_pos, 4).c_str(), nullptr, 16);
-                out += code < 0x80 ? static_cast<char>(code) : '?';
-                m_pos += 4;
-            }
-            else
-            {
-                return false;
-            }
-        }
+        why = "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
         return false;
     }
-
-    bool Number(JsonScalar& out)
+    const std::string prefix = path.empty() ? "" : path + ".";
+    if (value.is_object())
     {
-        const size_t start = m_pos;
-        auto digits = [this]()
+        for (const auto& [key, member] : value.items())
         {
-            const size_t from = m_pos;
-            while (std::isdigit(static_cast<unsigned char>(Peek())))
-            {
-                ++m_pos;
-            }
-            return m_pos > from;
-        };
-        if (Peek() == '-')
-        {
-            ++m_pos;
-        }
-        if (Peek() == '0')
-        {
-            ++m_pos;
-        }
-        else if (!digits())
-        {
-            return false;
-        }
-        if (Peek() == '.')
-        {
-            ++m_pos;
-            if (!digits())
+            if (!CollectScalars(member, prefix + key, depth + 1, out, why))
             {
                 return false;
             }
         }
-        if (Peek() == 'e' || Peek() == 'E')
-        {
-            ++m_pos;
-            if (Peek() == '+' || Peek() == '-')
-            {
-                ++m_pos;
-            }
-            if (!digits())
-            {
-                return false;
-            }
-        }
-        out.kind = JsonScalar::Kind::Number;
-        out.text = m_text.substr(start, m_pos - start);
-        out.number = std::strtod(out.text.c_str(), nullptr);
-        return std::isfinite(out.number);
-    }
-
-    bool Value(const std::string& path, std::map<std::string, JsonScalar>& out, int depth)
-    {
-        // Deeper than any file dlsim writes: a hostile file cannot exhaust the stack.
-        if (depth > 32)
-        {
-            return false;
-        }
-        SkipSpace();
-        const std::string prefix = path.empty() ? "" : path + ".";
-        if (Peek() == '{' || Peek() == '[')
-        {
-            const bool object = Peek() == '{';
-            const char close = object ? '}' : ']';
-            ++m_pos;
-            SkipSpace();
-            if (Peek() == close)
-            {
-                ++m_pos;
-                return true;
-            }
-            for (size_t index = 0;; ++index)
-            {
-                std::string key = std::to_string(index);
-                if (object)
-                {
-                    SkipSpace();
-                    key.clear();
-                    if (!String(key))
-                    {
-                        return false;
-                    }
-                    SkipSpace();
-                    if (Peek() != ':')
-                    {
-                        return false;
-                    }
-                    ++m_pos;
-                }
-                if (!Value(prefix + key, out, depth + 1))
-                {
-                    return false;
-                }
-                SkipSpace();
-                if (Peek() == close)
-                {
-                    ++m_pos;
-                    return true;
-                }
-                if (Peek() != ',')
-                {
-                    return false;
-                }
-                ++m_pos;
-            }
-        }
-        JsonScalar scalar;
-        const size_t start = m_pos;
-        if (Peek() == '"')
-        {
-            scalar.kind = JsonScalar::Kind::String;
-            if (!String(scalar.text))
-            {
-                return false;
-            }
-        }
-        else if (Literal("true") || Literal("false") || Literal("null"))
-        {
-            scalar.text = m_text.substr(start, m_pos - start);
-        }
-        else if (!Number(scalar))
-        {
-            return false;
-        }
-        out[path] = scalar;
         return true;
     }
-
-    const std::string& m_text;
-    size_t m_pos = 0;
-};
+    if (value.is_array())
+    {
+        for (size_t i = 0; i < value.size(); ++i)
+        {
+            if (!CollectScalars(value[i], prefix + std::to_string(i), depth + 1, out, why))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+    JsonScalar scalar;
+    if (value.is_string())
+    {
+        scalar.kind = JsonScalar::Kind::String;
+        scalar.text = value.get<std::string>();
+    }
+    else if (value.is_number())
+    {
+        scalar.kind = JsonScalar::Kind::Number;
+        scalar.number = value.get<double>();
+        scalar.text = value.dump();
+    }
+    else
+    {
+        scalar.text = value.dump(); // true, false or null
+    }
+    out[path] = scalar;
+    return true;
+}
 
 } // namespace
 
 std::optional<std::map<std::string, JsonScalar>>
 ParseJsonObject(const std::string& text, std::string& why)
 {
+    nlohmann::json document;
+    try
+    {
+        // Strict RFC 8259: no comments, nothing after the value; a number that overflows a
+        // double is an error, so every number read is finite.
+        document = nlohmann::json::parse(text);
+    }
+    catch (const nlohmann::json::exception& e)
+    {
+        why = std::string("not JSON (") + e.what() + ")";
+        return std::nullopt;
+    }
+    if (!document.is_object())
+    {
+        why = "not a JSON object";
+        return std::nullopt;
+    }
     std::map<std::string, JsonScalar> scalars;
-    if (!JsonReader(text).Read(scalars, why))
+    if (!CollectScalars(document, "", 0, scalars, why))
     {
         return std::nullopt;
     }
