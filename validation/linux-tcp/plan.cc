@@ -12,11 +12,12 @@
  *               static routes along hop-count shortest paths (ns-3's global routing metric)
  *   lines.txt   one line per link: "NAMESPACE IF_A IF_B DELAY_AB DELAY_BA LOSS_AB LOSS_BA"
  *   hosts.txt   one line per learner: "NAMESPACE ID IP IN_COUNT OUT_LIST SCHEDULE"
- *   arith.txt   per round: "round compute_s transfer_s", the arithmetic transfer time
- *               (bottleneck link direction's bytes * 8 / rate plus the longest overlay path's
- *               round trip)
+ *   arith.txt   per round: "round compute_s transfer_s", the arithmetic transfer time: the
+ *               busiest link direction's bytes on the wire (every MTU - 52 bytes of a message
+ *               a packet with 52 bytes of IP and TCP headers with timestamps and ns-3's 2-byte
+ *               PPP header) * 8 / rate, plus the longest overlay path's round trip
  *
- *   plan LINKS_CSV EDGES DIRECTED(0|1) ROUNDS_CSV PREFIX OUT_DIR
+ *   plan LINKS_CSV EDGES DIRECTED(0|1) ROUNDS_CSV MTU PREFIX OUT_DIR
  */
 #include <algorithm>
 #include <cstdint>
@@ -84,7 +85,68 @@ struct Direction
     double latency = 0;
     double loss = 0;
     uint64_t queuePackets = 0; ///< 0: no queue limit given
+    std::string trace;         ///< rate trace file (CSV 'time_s,rate', looping), if any
 };
+
+/// A rate like 10Mbps, 500kbps or 2000000bps in bit/s.
+double
+ParseRate(const std::string& text)
+{
+    size_t used = 0;
+    double value = std::stod(text, &used);
+    const std::string unit = text.substr(used);
+    const std::map<std::string, double> units
+        = {{"bps", 1}, {"kbps", 1e3}, {"Kbps", 1e3}, {"Mbps", 1e6}, {"Gbps", 1e9}};
+    auto it = units.find(unit);
+    if (it == units.end())
+    {
+        Fail("rate '" + text + "': unit not one of bps, kbps, Mbps, Gbps");
+    }
+    return value * it->second;
+}
+
+/// A CSV rate trace as "PERIOD t:bps,t:bps,...", the period as dlsim's RateTrace takes it: the
+/// last row holds for the gap before it (a single row: for ever, written as 0).
+std::string
+ReadTrace(const std::string& path, double& firstBps, double& maxBps)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        Fail("cannot read rate trace " + path);
+    }
+    std::vector<std::pair<double, double>> steps;
+    std::string line;
+    while (std::getline(in, line))
+    {
+        if (line.empty() || line[0] == '#' || line.rfind("time_s", 0) == 0)
+        {
+            continue;
+        }
+        auto f = SplitCsv(line);
+        if (f.size() != 2)
+        {
+            Fail(path + ": expected time_s,rate, got '" + line + "'");
+        }
+        steps.push_back({std::stod(f[0]), ParseRate(f[1])});
+    }
+    if (steps.empty())
+    {
+        Fail(path + ": no rows");
+    }
+    firstBps = steps.front().second;
+    maxBps = 0;
+    std::string text;
+    for (const auto& [t, bps] : steps)
+    {
+        maxBps = std::max(maxBps, bps);
+        text += (text.empty() ? "" : ",") + std::to_string(t) + ":"
+                + std::to_string(static_cast<uint64_t>(bps + 0.5));
+    }
+    const size_t n = steps.size();
+    const double period = n == 1 ? 0 : 2 * steps[n - 1].first - steps[n - 2].first;
+    return std::to_string(period) + " " + text;
+}
 
 struct Link
 {
@@ -116,13 +178,14 @@ Subnet(size_t link)
 int
 main(int argc, char** argv)
 {
-    if (argc != 7)
+    if (argc != 8)
     {
-        std::cerr << "usage: plan LINKS_CSV EDGES DIRECTED ROUNDS_CSV PREFIX OUT_DIR\n";
+        std::cerr << "usage: plan LINKS_CSV EDGES DIRECTED ROUNDS_CSV MTU PREFIX OUT_DIR\n";
         return 2;
     }
-    const std::string prefix = argv[5];
-    const std::string out = argv[6];
+    const uint64_t mss = std::stoull(argv[5]) - 52;
+    const std::string prefix = argv[6];
+    const std::string out = argv[7];
     const bool directed = std::string(argv[3]) == "1";
 
     // Link directions, paired into links.
@@ -136,6 +199,7 @@ main(int argc, char** argv)
                    d.bps = std::stod(f[3]);
                    d.latency = std::stod(f[4]);
                    d.loss = std::stod(f[5]);
+                   d.trace = f.size() > 7 ? f[7] : "";
                    if (!f[6].empty() && f[6].back() == 'p')
                    {
                        d.queuePackets = std::stoull(f[6]);
@@ -225,6 +289,7 @@ main(int argc, char** argv)
 
     std::ofstream setup(out + "/setup.sh");
     std::ofstream lines(out + "/lines.txt");
+    std::ofstream traces(out + "/traces.txt");
     setup << "set -e\n";
     for (size_t v = 0; v < n; ++v)
     {
@@ -263,18 +328,33 @@ main(int argc, char** argv)
             // ns-3's device queue does not hold the packet on the wire, tbf's child does (at
             // its head until the tokens allow it out): one more packet in the pfifo.
             const Direction& d = *into[e];
-            if (d.bps < 1e11)
+            // A traced direction starts at the trace's first rate (links.csv gives its mean);
+            // the driver plays the trace (traces.txt: NAMESPACE DEV PFIFO_LIMIT BURST PERIOD
+            // STEPS).
+            double bps = d.bps;
+            double maxBps = d.bps;
+            std::string trace;
+            if (!d.trace.empty())
+            {
+                trace = ReadTrace(d.trace, bps, maxBps);
+            }
+            if (maxBps < 1e11)
             {
                 const uint64_t burst
-                    = std::max<uint64_t>(1600, static_cast<uint64_t>(d.bps / 8 * 0.0005));
+                    = std::max<uint64_t>(1600, static_cast<uint64_t>(maxBps / 8 * 0.0005));
                 setup << "tc -n " << lns(k) << " qdisc add dev " << side
                       << " root handle 1: stab overhead -12 linklayer ethernet tbf rate "
-                      << static_cast<uint64_t>(d.bps + 0.5) << "bit burst " << burst
+                      << static_cast<uint64_t>(bps + 0.5) << "bit burst " << burst
                       << " latency 100s\n";
                 if (d.queuePackets > 0)
                 {
                     setup << "tc -n " << lns(k) << " qdisc add dev " << side
                           << " parent 1:1 handle 10: pfifo limit " << d.queuePackets + 1 << "\n";
+                }
+                if (!trace.empty())
+                {
+                    traces << lns(k) << " " << side << " " << d.queuePackets + 1 << " " << burst
+                           << " " << trace << "\n";
                 }
             }
         }
@@ -422,7 +502,8 @@ main(int argc, char** argv)
             {
                 for (const auto& d : dirs)
                 {
-                    bytesOn[r][d] += static_cast<double>(cb.second);
+                    const uint64_t packets = (cb.second + mss - 1) / mss;
+                    bytesOn[r][d] += static_cast<double>(cb.second + packets * (52 + 2));
                 }
                 computeOf[r] = std::max(computeOf[r], cb.first);
             }
