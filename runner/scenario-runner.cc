@@ -595,7 +595,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
 
     NodeContainer hosts;
     hosts.Create(plan.nodes);
-    Underlay underlay = plan.underlay->Install(hosts, graph, 1);
+    Underlay underlay = plan.underlay->Install(hosts, graph, 1, &log);
     LinkUsage linkUsage(underlay);
     log << plan.underlay->Describe(underlay) << std::endl;
 
