@@ -424,7 +424,29 @@ TEST(Underlay, RouterTopologyFilesAreReadWhole)
         << error(odd, "orbis");
     EXPECT_NE(error("/nonexistent.inet", "inet").find("cannot open /nonexistent.inet"),
               std::string::npos);
-    for (const auto& p : {cut, apart, odd})
+    // An Inet file read as Orbis says which format it looks like.
+    EXPECT_NE(error(dir + "small-isp.inet", "orbis")
+                  .find(":2: expected 'FROM TO' (the file looks like an Inet file: set "
+                        "underlay.format = inet)"),
+              std::string::npos)
+        << error(dir + "small-isp.inet", "orbis");
+    // Rocketfuel weights files list a link once per direction: one link; the same direction
+    // twice is an error.
+    std::string both = write("both.weights", "a b 1\nb a 1\nb c 2\nc b 2\n");
+    RouterNetwork rocketfuel = ReadRouterTopology(both, "rocketfuel");
+    EXPECT_EQ(rocketfuel.routers.size(), 3u);
+    EXPECT_EQ(rocketfuel.links.size(), 2u);
+    std::string again = write("again.weights", "a b 1\nb c 2\na b 1\n");
+    EXPECT_NE(error(again, "rocketfuel").find(":3: the link between a and b is listed twice"),
+              std::string::npos)
+        << error(again, "rocketfuel");
+    std::string loop = write("loop.inet", "2 2\n0 0 0\n1 0 0\n0 1 1\n1 1 1\n");
+    EXPECT_NE(error(loop, "inet").find(":5: router 1 is linked to itself"), std::string::npos)
+        << error(loop, "inet");
+    std::string lonely = write("lonely.inet", "3 1\n0 0 0\n1 0 0\n2 0 0\n0 1 1\n");
+    EXPECT_NE(error(lonely, "inet").find(":4: node 2 has no link"), std::string::npos)
+        << error(lonely, "inet");
+    for (const auto& p : {cut, apart, odd, both, again, loop, lonely})
     {
         std::filesystem::remove(p);
     }
