@@ -14,6 +14,8 @@
 #include "underlay.h"
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,7 @@ struct RouterNetwork
     std::vector<Link> links;
     std::vector<uint32_t> attachment; ///< the router of each learner host
     std::vector<AccessLink> access;   ///< each learner host's access link
+    std::string source = "network";   ///< what errors name, e.g. "underlay.file isp.inet"
 };
 
 /// Rate of an "unlimited" core or WAN link: serialising a 1500-byte packet takes 0.12 us.
@@ -62,8 +65,9 @@ RouterNetwork MakeRegionNetwork(std::vector<AccessLink> access,
 
 /**
  * Builds a RouterNetwork in ns-3: one node per router, a point-to-point link per access link
- * (separate rates per direction) and per router link, the Internet stack, and global routing.
- * Learner i is reached at its address on its access link.
+ * (separate rates per direction) and per router link, the Internet stack, and static routes
+ * along shortest paths (see InstallShortestPathRoutes). Learner i is reached at its address on
+ * its access link.
  */
 class RoutedUnderlayHelper : public UnderlayHelper
 {
@@ -73,14 +77,49 @@ class RoutedUnderlayHelper : public UnderlayHelper
     void SetLinkBehaviour(const LinkBehaviour& behaviour);
     /// The random streams of the loss models start here.
     int64_t AssignStreams(int64_t stream);
+    /**
+     * The learner pairs that exchange messages (default: every pair). Install throws
+     * ConfigValueError when the path of one crosses more routers than the IP TTL lets a packet
+     * cross (ns-3's Ipv4L3Protocol::DefaultTtl - 1): its packets would be dropped on the way.
+     */
+    void SetTalkingPairs(std::vector<std::pair<uint32_t, uint32_t>> pairs);
+    /// Where Install reports the steps that took more than a few seconds (large networks).
+    void SetProgress(std::function<void(const std::string&)> progress);
 
     Underlay Install(NodeContainer learners) override;
 
   private:
+    /// Throws unless every talking pair's path fits the IP TTL (see SetTalkingPairs).
+    void CheckPathsFitTheTtl(const NodeContainer& learners,
+                             const std::vector<std::vector<int32_t>>& hops) const;
+
     RouterNetwork m_network;
     LinkBehaviour m_behaviour;
     int64_t m_stream = 1000;
+    std::optional<std::vector<std::pair<uint32_t, uint32_t>>> m_pairs;
+    std::function<void(const std::string&)> m_progress;
 };
+
+/**
+ * Routes for a RouterNetwork built in ns-3 (routers[r] is router r; learner i's access link
+ * is access[i], router link k is routerLinks[k], each Link's first end the learner or link.a):
+ * every learner host sends everything to its router, and every router gets a host route to
+ * every learner of another router, along a shortest path in router hops. These are the paths
+ * ns-3's global routing (link metric 1, no ECMP) chooses, tie for tie: a breadth-first search
+ * from each router that visits neighbours in the order of their links, each router keeping the
+ * first way out it was reached by (the test Underlay.StaticRoutesAreGlobalRoutingsRoutes
+ * checks this). Global routing instead runs an SPF whose candidate queue is a sorted list over
+ * every node and interface, and so takes minutes at a thousand routers; this takes one
+ * breadth-first search per router. Returns the router hops from every router with learners
+ * to every router (hops[a][b]; rows of routers without learners are empty). `progress`, if set,
+ * is told every few seconds how far the searches are.
+ */
+std::vector<std::vector<int32_t>> InstallShortestPathRoutes(
+    const RouterNetwork& network,
+    const NodeContainer& routers,
+    const std::vector<UnderlayLinkHelper::Link>& access,
+    const std::vector<UnderlayLinkHelper::Link>& routerLinks,
+    const std::function<void(const std::string&)>& progress);
 
 } // namespace ns3
 

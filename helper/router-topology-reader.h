@@ -17,11 +17,12 @@ namespace ns3
 /**
  * Read a router-level topology (format "inet", "orbis" or "rocketfuel": Rocketfuel's weights
  * files) with ns-3's topology readers: the routers (named as in the file) and the links between
- * them (role "router", no rates yet: the caller sets them). ns-3's readers stop quietly at the
- * first line they do not understand, so the file is also counted here and any line the reader
- * skipped is an error, as are an empty topology, a link from a router to itself and a topology
- * that falls apart in pieces (its routers could not all reach each other). Errors name the key
- * underlay.file and the file.
+ * them (role "router", no rates yet: the caller sets them). ns-3's readers drop what they do not
+ * understand in silence, so the whole file is first checked here against its format: an Inet
+ * header that disagrees with its body, a line of another shape (the message then names the
+ * format the file looks like), a link from a router to itself, a link listed twice, a node
+ * without links and a topology that falls apart in pieces are errors. Errors name the key
+ * underlay.file, the file and, where there is one, the line.
  */
 RouterNetwork ReadRouterTopology(const std::string& path, const std::string& format);
 

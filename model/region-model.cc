@@ -57,6 +57,18 @@ ReadLatencyMatrix(const std::string& path)
     }
     m.names.assign(header.fields.begin() + 1, header.fields.end());
     const size_t r = m.names.size();
+    for (size_t i = 0; i < r; ++i)
+    {
+        // Regions are named in regions.file and links.csv: a name must say which one.
+        auto first = std::find(m.names.begin(), m.names.end(), m.names[i]);
+        if (first - m.names.begin() < static_cast<std::ptrdiff_t>(i))
+        {
+            throw ConfigValueError(header.where + ": region '" + m.names[i]
+                                   + "' is named twice (columns "
+                                   + std::to_string(first - m.names.begin() + 2) + " and "
+                                   + std::to_string(i + 2) + ")");
+        }
+    }
     if (rows.size() != r + 1)
     {
         throw ConfigValueError(key + " " + path + ": the header names " + std::to_string(r)
@@ -82,6 +94,15 @@ ReadLatencyMatrix(const std::string& path)
             m.seconds[i][j]
                 = ParseNumber(row.where, row.fields[j + 1], 0.0, kMaxLatencySeconds * 1e3) * 1e-3;
         }
+        // Learners of one region meet at its router: the diagonal is no link, and a value
+        // there would be silently ignored.
+        if (m.seconds[i][i] != 0.0)
+        {
+            throw ConfigValueError(row.where + ": the latency from " + m.names[i] + " to itself is "
+                                   + row.fields[i + 1]
+                                   + " ms; the diagonal must be 0 (learners of one region meet "
+                                     "at its router)");
+        }
     }
     for (size_t i = 0; i < r; ++i)
     {
@@ -89,7 +110,7 @@ ReadLatencyMatrix(const std::string& path)
         {
             if (std::fabs(m.seconds[i][j] - m.seconds[j][i]) > 1e-9)
             {
-                throw ConfigValueError(key + " " + path + ": not symmetric: " + m.names[i] + " to "
+                throw ConfigValueError(rows[j + 1].where + ": not symmetric: " + m.names[i] + " to "
                                        + m.names[j] + " differs from " + m.names[j] + " to "
                                        + m.names[i] + " (a point-to-point link has one delay)");
             }

@@ -102,8 +102,14 @@ SetupKeys()
         {"link.loss", "0", "probability that a packet is lost, on every link and direction"},
         {"underlay.file",
          "",
-         "network = file: router-level topology file (Inet, Orbis or Rocketfuel weights)"},
-        {"underlay.format", "inet", "network = file: inet, orbis or rocketfuel"},
+         "network = file: router-level topology file (Inet, Orbis or Rocketfuel weights), read "
+         "whole: a header that disagrees with the body, a link listed twice or to itself, a node "
+         "without links and a disconnected topology are errors; paths of overlay neighbours may "
+         "cross at most 63 routers (ns3::Ipv4L3Protocol::DefaultTtl - 1)"},
+        {"underlay.format",
+         "inet",
+         "network = file: inet, orbis or rocketfuel (a file of another shape is an error that "
+         "says which)"},
         {"underlay.bandwidth", "1Gbps", "network = file: rate of every router-to-router link"},
         {"underlay.latency", "5ms", "network = file: one-way latency of every router link"},
         {"underlay.attach", "random", "network = file: learners attach to random routers, or file"},
@@ -146,7 +152,7 @@ SetupKeys()
         {"regions.latency",
          "builtin",
          "network = regions: builtin (six world regions) or a CSV matrix of one-way latencies in "
-         "ms"},
+         "ms (square, symmetric, distinct names, zero diagonal)"},
         {"regions.count", "0", "network = regions: use the first this many regions; 0: all"},
         {"regions.assign", "round-robin", "network = regions: round-robin, random or file"},
         {"regions.file", "", "CSV 'node,region' for regions.assign = file"},

@@ -535,7 +535,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     OverlayGraph graph = schedule.Union();
     NodeContainer hosts;
     hosts.Create(plan.nodes);
-    Underlay underlay = plan.underlay->Install(hosts, graph, 1);
+    Underlay underlay = plan.underlay->Install(hosts, graph, 1, &log);
     FaultHelper faults(plan.faults);
     faults.Check(underlay);
     SetRunStep("preparing the run folder");

@@ -286,7 +286,10 @@ UnderlayConfig::GetNetwork() const
 }
 
 std::unique_ptr<UnderlayHelper>
-UnderlayConfig::MakeHelper(const OverlayGraph& overlay, uint32_t learners, int64_t stream) const
+UnderlayConfig::MakeHelper(const OverlayGraph& overlay,
+                           uint32_t learners,
+                           int64_t stream,
+                           std::ostream* log) const
 {
     const ScenarioConfig& c = m_config;
     const uint32_t mtu = static_cast<uint32_t>(c.GetUint("link.mtu", 576, 65535));
@@ -340,13 +343,21 @@ UnderlayConfig::MakeHelper(const OverlayGraph& overlay, uint32_t learners, int64
     auto helper = std::make_unique<RoutedUnderlayHelper>(network);
     helper->SetLinkBehaviour(behaviour);
     helper->AssignStreams(stream + 1000);
+    helper->SetTalkingPairs(overlay.GetLinks());
+    if (log)
+    {
+        helper->SetProgress([log](const std::string& line) { *log << line << std::endl; });
+    }
     return helper;
 }
 
 Underlay
-UnderlayConfig::Install(NodeContainer learners, const OverlayGraph& overlay, int64_t stream)
+UnderlayConfig::Install(NodeContainer learners,
+                        const OverlayGraph& overlay,
+                        int64_t stream,
+                        std::ostream* log)
 {
-    Underlay underlay = MakeHelper(overlay, learners.GetN(), stream)->Install(learners);
+    Underlay underlay = MakeHelper(overlay, learners.GetN(), stream, log)->Install(learners);
     if (std::optional<CrossTrafficHelper> cross = ReadCrossTraffic(m_config))
     {
         cross->Install(underlay, m_config.GetList("cross.links"));

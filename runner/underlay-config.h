@@ -14,6 +14,7 @@
 #include "underlay.h"
 
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,9 +41,13 @@ class UnderlayConfig
 
     /**
      * Build the underlay under `learners` (learner i on learners.Get(i)) for `overlay`, drawing
-     * from ns-3 random streams from `stream` upwards.
+     * from ns-3 random streams from `stream` upwards. Steps that take more than a few seconds
+     * (routing a large router file) are reported to `log`, if given.
      */
-    Underlay Install(NodeContainer learners, const OverlayGraph& overlay, int64_t stream);
+    Underlay Install(NodeContainer learners,
+                     const OverlayGraph& overlay,
+                     int64_t stream,
+                     std::ostream* log = nullptr);
 
     /// A one-line description for the run log, e.g. "access: 16 hosts, up 1-10 Mbit/s ...".
     std::string Describe(const Underlay& underlay) const;
@@ -50,7 +55,8 @@ class UnderlayConfig
   private:
     std::unique_ptr<UnderlayHelper> MakeHelper(const OverlayGraph& overlay,
                                                uint32_t learners,
-                                               int64_t stream) const;
+                                               int64_t stream,
+                                               std::ostream* log) const;
 
     const ScenarioConfig& m_config;
     uint32_t m_learners;

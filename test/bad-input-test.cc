@@ -45,6 +45,19 @@ WriteFiles(const std::string& dir)
     write("trace.csv", "time_s,rate\n0,10Mbps\n5,2Mbps\n3,4Mbps\n");
     write("trace.mahimahi", "10\n20\n15\n");
     write("cut.inet", "4 3\n0 0 0\n1 0 0\n2 0 0\n3 0 0\n0 1 1\n");
+    write("isp.orbis", "0 1\n1 2\n0 3\n1 4\n2 5\n3 4\n4 5\n3 6\n4 7\n6 7\n");
+    write("long.inet", "4 3\n0 0 0\n1 0 0\n2 0 0\n3 0 0\n0 1 1\n1 2 1\n2 3 1\n3 0 1\n");
+    write("stranger.inet", "3 2\n0 0 0\n1 0 0\n2 0 0\n0 1 1\n1 5 1\n");
+    write("twice.orbis", "0 1\n1 2\n2 3\n2 1\n");
+    write("twice.csv", "region,a,a\na,0,10\na,10,0\n");
+    write("diagonal.csv", "region,a,b\na,5,10\nb,10,0\n");
+    std::string line;
+    for (int r = 0; r < 70; ++r)
+    {
+        line += std::to_string(r) + " " + std::to_string(r + 1) + "\n";
+    }
+    write("line.orbis", line);
+    write("ends.csv", "node,router\n0,0\n1,70\n2,1\n3,69\n");
     write("bad.ini", "nodes = 4\nthis line has no equals sign\n");
     write("twice.ini", "nodes = 4\nnodes = 5\n");
     write("tiny-step.csv", "time_s,rate\n0,10Mbps\n1e-12,2Mbps\n");
@@ -257,6 +270,36 @@ TEST(BadInput, EveryCaseGetsItsExitStatusAndAMessageNamingTheProblem)
          "--seed='1, 2' --emit-jobs={DIR}/jobs.txt --out='{DIR}/line\nbreak'",
          2,
          {"--emit-jobs", "line break"}},
+        // Router and region files that say something else than they mean.
+        {"Orbis file read as Inet",
+         "--network=file --underlay.file={DIR}/isp.orbis",
+         2,
+         {"isp.orbis:", "set underlay.format = orbis"}},
+        {"Inet header announcing fewer links than listed",
+         "--network=file --underlay.file={DIR}/long.inet",
+         2,
+         {"long.inet:9", "announces 4 nodes and 3 links", "more lines follow"}},
+        {"Inet link to an undeclared node",
+         "--network=file --underlay.file={DIR}/stranger.inet",
+         2,
+         {"stranger.inet:6", "node 5 does not exist"}},
+        {"Orbis link listed twice",
+         "--network=file --underlay.format=orbis --underlay.file={DIR}/twice.orbis",
+         2,
+         {"twice.orbis:4", "listed twice (first on line 2)"}},
+        {"region named twice",
+         "--network=regions --regions.latency={DIR}/twice.csv",
+         2,
+         {"twice.csv:1", "'a' is named twice"}},
+        {"latency from a region to itself",
+         "--network=regions --regions.latency={DIR}/diagonal.csv",
+         2,
+         {"diagonal.csv:2", "diagonal must be 0"}},
+        {"path longer than the IP TTL",
+         "--network=file --underlay.format=orbis --underlay.file={DIR}/line.orbis"
+         " --underlay.attach=file --underlay.attach_file={DIR}/ends.csv",
+         2,
+         {"line.orbis", "from learner", "routers (", "Ipv4L3Protocol::DefaultTtl is 64"}},
     };
     for (const BadInput& c : cases)
     {

@@ -14,6 +14,7 @@
 #include "overlay-graph.h"
 #include "random-variable-spec.h"
 #include "rate-trace.h"
+#include "region-model.h"
 #include "scenario-config.h"
 
 #include <cmath>
@@ -768,6 +769,63 @@ TEST(ParserFuzz, CsvRowsExtremeValues)
     ExpectRejected<ConfigValueError>([&] { ReadCsvRows("regions.file", dir.File(""), "", 0); },
                                      "(a directory)",
                                      {"regions.file", "directory"});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Region latency matrices (regions.latency)
+
+const std::string kValidMatrix = "region,a,b,c\na,0,10,20\n# c\nb,10,0,5.5\nc,20,5.5,0\r\n";
+
+Parser
+LatencyMatrixParser()
+{
+    return {"ReadLatencyMatrix",
+            [](const std::string& path)
+            {
+                LatencyMatrix m = ReadLatencyMatrix(path);
+                ASSERT_EQ(m.seconds.size(), m.names.size());
+                for (size_t i = 0; i < m.names.size(); ++i)
+                {
+                    ASSERT_EQ(m.seconds[i].size(), m.names.size());
+                    ASSERT_EQ(m.seconds[i][i], 0.0);
+                    for (size_t j = 0; j < i; ++j)
+                    {
+                        ASSERT_NE(m.names[i], m.names[j]);
+                        ASSERT_EQ(m.seconds[i][j], m.seconds[j][i]);
+                    }
+                }
+            },
+            ErrorType<ConfigValueError>()};
+}
+
+TEST(ParserFuzz, LatencyMatrixTruncationsAndCorruptions)
+{
+    ScratchDir dir("matrix");
+    std::string path = dir.File("matrix.csv");
+    WriteBytes(path, kValidMatrix);
+    ASSERT_EQ(ReadLatencyMatrix(path).names.size(), 3u);
+    LatencyMatrixParser().run(path);
+    FeedTruncations(LatencyMatrixParser(), path, kValidMatrix, false);
+    FeedCorruptions(LatencyMatrixParser(), path, kValidMatrix, false, 409);
+}
+
+// A matrix means one thing: no region twice, no latency from a region to itself.
+TEST(ParserFuzz, LatencyMatrixMeansWhatItSays)
+{
+    ScratchDir dir("matrix-meaning");
+    std::string path = dir.File("matrix.csv");
+    auto expect = [&](const std::string& text, const std::vector<std::string>& parts)
+    {
+        WriteBytes(path, text);
+        std::vector<std::string> all = parts;
+        all.push_back("regions.latency " + path);
+        ExpectRejected<ConfigValueError>([&] { LatencyMatrixParser().run(path); }, text, all);
+    };
+    expect("region,a,a\na,0,1\na,1,0\n", {":1", "'a' is named twice (columns 2 and 3)"});
+    expect("region,a,b\na,0,1\nb,1,2\n", {":3", "from b to itself is 2 ms", "diagonal"});
+    expect("region,a,b\na,0,1\nb,2,0\n", {":3", "not symmetric"});
+    expect("region,a,b\na,0,1\n", {"the header names 2 regions but there are 1 rows"});
+    expect("region,a,b\nb,0,1\na,1,0\n", {":2", "row 1 is 'b'"});
 }
 
 // ---------------------------------------------------------------------------------------------

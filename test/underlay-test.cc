@@ -8,6 +8,7 @@
 #include "learner-application.h"
 #include "learner-helper.h"
 #include "ns3/core-module.h"
+#include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "routed-underlay-helper.h"
 #include "router-topology-reader.h"
@@ -22,6 +23,8 @@
 #include <gtest/gtest.h>
 #include <iostream>
 #include <map>
+#include <random>
+#include <set>
 
 namespace ns3
 {
@@ -421,9 +424,147 @@ TEST(Underlay, RouterTopologyFilesAreReadWhole)
         << error(odd, "orbis");
     EXPECT_NE(error("/nonexistent.inet", "inet").find("cannot open /nonexistent.inet"),
               std::string::npos);
-    for (const auto& p : {cut, apart, odd})
+    // An Inet file read as Orbis says which format it looks like.
+    EXPECT_NE(error(dir + "small-isp.inet", "orbis")
+                  .find(":2: expected 'FROM TO' (the file looks like an Inet file: set "
+                        "underlay.format = inet)"),
+              std::string::npos)
+        << error(dir + "small-isp.inet", "orbis");
+    // Rocketfuel weights files list a link once per direction: one link; the same direction
+    // twice is an error.
+    std::string both = write("both.weights", "a b 1\nb a 1\nb c 2\nc b 2\n");
+    RouterNetwork rocketfuel = ReadRouterTopology(both, "rocketfuel");
+    EXPECT_EQ(rocketfuel.routers.size(), 3u);
+    EXPECT_EQ(rocketfuel.links.size(), 2u);
+    std::string again = write("again.weights", "a b 1\nb c 2\na b 1\n");
+    EXPECT_NE(error(again, "rocketfuel").find(":3: the link between a and b is listed twice"),
+              std::string::npos)
+        << error(again, "rocketfuel");
+    std::string loop = write("loop.inet", "2 2\n0 0 0\n1 0 0\n0 1 1\n1 1 1\n");
+    EXPECT_NE(error(loop, "inet").find(":5: router 1 is linked to itself"), std::string::npos)
+        << error(loop, "inet");
+    std::string lonely = write("lonely.inet", "3 1\n0 0 0\n1 0 0\n2 0 0\n0 1 1\n");
+    EXPECT_NE(error(lonely, "inet").find(":4: node 2 has no link"), std::string::npos)
+        << error(lonely, "inet");
+    for (const auto& p : {cut, apart, odd, both, again, loop, lonely})
     {
         std::filesystem::remove(p);
+    }
+}
+
+/// The output device `protocol` picks on `node` for a packet to `to` (null: none).
+Ptr<NetDevice>
+OutputDevice(Ptr<Ipv4RoutingProtocol> protocol, Ipv4Address to)
+{
+    Ipv4Header header;
+    header.SetDestination(to);
+    Socket::SocketErrno error;
+    Ptr<Ipv4Route> route = protocol->RouteOutput(Create<Packet>(), header, nullptr, error);
+    return route ? route->GetOutputDevice() : nullptr;
+}
+
+// dlsim's static routes are the ones ns-3's global routing computes, tie for tie: on the
+// shipped router files and on random graphs full of equal-cost paths, every node sends a
+// packet for every learner out of the same device under both (global routing is computed here
+// on top of the static routes, into its own lower-priority table of the node's list routing).
+TEST(Underlay, StaticRoutesAreGlobalRoutingsRoutes)
+{
+    const std::string dir = std::string(DLSIM_SOURCE_DIR) + "/scenarios/underlays/";
+    std::vector<RouterNetwork> networks = {ReadRouterTopology(dir + "small-isp.inet", "inet"),
+                                           ReadRouterTopology(dir + "small-isp.orbis", "orbis")};
+    std::mt19937 random(7);
+    for (uint32_t routers : {12u, 30u, 60u})
+    {
+        // A ring of routers (every pair has two ways round) with chords: many equal paths.
+        RouterNetwork net;
+        std::set<std::pair<uint32_t, uint32_t>> pairs;
+        for (uint32_t r = 0; r < routers; ++r)
+        {
+            net.routers.push_back("r" + std::to_string(r));
+        }
+        auto add = [&](uint32_t a, uint32_t b)
+        {
+            if (a != b && pairs.insert({std::min(a, b), std::max(a, b)}).second)
+            {
+                RouterNetwork::Link l;
+                l.a = a;
+                l.b = b;
+                l.role = "router";
+                net.links.push_back(l);
+            }
+        };
+        for (uint32_t r = 0; r < routers; ++r)
+        {
+            add(r, (r + 1) % routers);
+        }
+        while (net.links.size() < routers * 3 / 2)
+        {
+            add(random() % routers, random() % routers);
+        }
+        // Two routers hanging off the others by one link (stub routers get a default route).
+        for (uint32_t r = routers; r < routers + 2; ++r)
+        {
+            net.routers.push_back("r" + std::to_string(r));
+            add(r, random() % routers);
+        }
+        std::shuffle(net.links.begin(), net.links.end(), random);
+        networks.push_back(net);
+    }
+    for (RouterNetwork& net : networks)
+    {
+        const uint32_t learners = 10;
+        net.attachment.clear();
+        for (uint32_t i = 0; i < learners; ++i)
+        {
+            net.attachment.push_back(random() % net.routers.size());
+        }
+        for (auto& l : net.links)
+        {
+            l.bandwidthBps = 1e9;
+            l.latencySeconds = 1e-3;
+        }
+        net.access.assign(learners, AccessLink{1e8, 1e8, 1e-3});
+        NodeContainer hosts;
+        hosts.Create(learners);
+        Underlay underlay = RoutedUnderlayHelper(net).Install(hosts);
+        Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+        NodeContainer all(hosts, underlay.routers);
+        uint32_t compared = 0;
+        for (uint32_t k = 0; k < all.GetN(); ++k)
+        {
+            auto list
+                = DynamicCast<Ipv4ListRouting>(all.Get(k)->GetObject<Ipv4>()->GetRoutingProtocol());
+            ASSERT_TRUE(list);
+            Ptr<Ipv4RoutingProtocol> byStatic;
+            Ptr<Ipv4RoutingProtocol> byGlobal;
+            for (uint32_t p = 0; p < list->GetNRoutingProtocols(); ++p)
+            {
+                int16_t priority;
+                Ptr<Ipv4RoutingProtocol> protocol = list->GetRoutingProtocol(p, priority);
+                (DynamicCast<Ipv4GlobalRouting>(protocol) ? byGlobal : byStatic) = protocol;
+            }
+            for (uint32_t i = 0; i < learners; ++i)
+            {
+                const Ipv4Address to = underlay.addresses.Get(i, 0);
+                if (hosts.Get(i) == all.Get(k))
+                {
+                    continue;
+                }
+                Ptr<NetDevice> viaStatic = OutputDevice(byStatic, to);
+                ASSERT_TRUE(viaStatic) << "node " << k << " has no static route to " << to;
+                // Global routing has no route for a directly attached learner; static routing's
+                // route is the connected network then.
+                Ptr<NetDevice> viaGlobal = OutputDevice(byGlobal, to);
+                if (viaGlobal)
+                {
+                    EXPECT_EQ(viaStatic, viaGlobal)
+                        << net.routers.size() << " routers: node " << k << " to learner " << i;
+                    ++compared;
+                }
+            }
+        }
+        EXPECT_GT(compared, learners * net.routers.size() / 2);
+        Simulator::Destroy();
     }
 }
 
