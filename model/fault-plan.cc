@@ -89,11 +89,11 @@ ReadFaultPlan(const std::vector<std::string>& crashes,
     {
         for (const CsvRow& row : ReadCsvRows("faults.file", crashFile, "node", 3))
         {
-            const double down = ParseNumber(row.where + " down_s", row.fields[1], 0.0, 1e12);
+            const double down = ParseNumber(row.where + " down_s", row.fields[1], 0.0, kMaxSeconds);
             double up = std::numeric_limits<double>::infinity();
             if (!row.fields[2].empty())
             {
-                up = ParseNumber(row.where + " up_s", row.fields[2], 0.0, 1e12);
+                up = ParseNumber(row.where + " up_s", row.fields[2], 0.0, kMaxSeconds);
                 if (!(up > down))
                 {
                     throw ConfigValueError(row.where + ": up_s must be after down_s");

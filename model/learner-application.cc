@@ -310,6 +310,12 @@ LearnerApplication::GetReceivedBytes() const
 }
 
 bool
+LearnerApplication::IsComputing() const
+{
+    return m_trainingEvent.IsRunning();
+}
+
+bool
 LearnerApplication::IsFinished() const
 {
     return m_finished;

@@ -193,6 +193,8 @@ class LearnerApplication : public Application
     uint32_t GetCompletedRounds() const;
     /// Payload bytes this learner has received so far (what a watchdog counts as progress).
     uint64_t GetReceivedBytes() const;
+    /// Whether the learner is training now (its round's compute time has not passed yet).
+    bool IsComputing() const;
     bool IsFinished() const;
 
     /**

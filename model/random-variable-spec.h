@@ -53,6 +53,9 @@ constexpr double kMaxLatencySeconds = 10.0;
  * simulated time advancing.
  */
 constexpr double kMinPeriodSeconds = 1e-3;
+/// What comparisons of differences of times written in decimal forgive (1.001 - 1.0 is just
+/// under 1e-3 in binary floating point): one nanosecond, ns-3's time resolution.
+constexpr double kTimeSlack = 1e-9;
 
 /// Throws ConfigValueError, "<where>: rate ... bit/s ...", unless kMinDataRateBps <= bps <=
 /// kMaxDataRateBps.

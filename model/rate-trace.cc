@@ -181,7 +181,7 @@ RateTrace::RateTrace(std::vector<Step> steps, double periodSeconds)
         // reschedules itself at the same instant (a period rounded to 0 would spin for ever). A
         // next step that does not start later is refused with the next step.
         const double end = i + 1 < m_steps.size() ? m_steps[i + 1].startSeconds : m_periodSeconds;
-        if (end > step.startSeconds && end - step.startSeconds < kMinPeriodSeconds)
+        if (end > step.startSeconds && end - step.startSeconds < kMinPeriodSeconds - kTimeSlack)
         {
             throw ConfigValueError(where + ": lasts " + Format(end - step.startSeconds)
                                    + " s, less than 1 ms (steps must be at least 1 ms long)");
@@ -305,7 +305,7 @@ RateTrace::ReadCsv(const std::string& path)
                 where + ": time " + timeText + " s is not after the previous row's "
                 + Format(steps.back().startSeconds) + " s (times must strictly increase)");
         }
-        if (!steps.empty() && time - steps.back().startSeconds < kMinPeriodSeconds)
+        if (!steps.empty() && time - steps.back().startSeconds < kMinPeriodSeconds - kTimeSlack)
         {
             throw ConfigValueError(where + ": time " + timeText + " s is less than 1 ms after the "
                                    + "previous row's " + Format(steps.back().startSeconds)

@@ -165,13 +165,17 @@ ResultsWriter::CheckProgress()
         return;
     }
     uint64_t received = 0;
+    bool computing = false;
     for (uint32_t i = 0; i < m_apps.GetN(); ++i)
     {
-        received += DynamicCast<LearnerApplication>(m_apps.Get(i))->GetReceivedBytes();
+        Ptr<LearnerApplication> app = DynamicCast<LearnerApplication>(m_apps.Get(i));
+        received += app->GetReceivedBytes();
+        computing = computing || app->IsComputing();
     }
-    // Bytes still arriving, or a fault that holds hosts or links down, are no stall: a round
-    // can take long on a slow link, and rounds may wait for a host to come back.
-    if (received != m_receivedBytes || m_outages > 0)
+    // Bytes still arriving, a learner still training, or a fault that holds hosts or links down
+    // are no stall: a round can take long on a slow link or a slow device, and rounds may wait
+    // for a host to come back.
+    if (received != m_receivedBytes || computing || m_outages > 0)
     {
         m_receivedBytes = received;
         m_lastProgress = Simulator::Now();

@@ -99,7 +99,8 @@ class ResultsWriter
 
     /**
      * Stop the run with an error when it makes no progress (no learner completes a round and
-     * no learner receives a payload byte, while no host or link is down by a fault) for
+     * no learner receives a payload byte, while no learner trains and no host or link is down
+     * by a fault) for
      * `stall` of simulated time, or when the simulated time reaches `limit` (zero: no such
      * limit). A zero `stall` is relative to the run's own rounds: kStallRounds times its longest
      * round so far, and at least kStallFloor.

@@ -90,9 +90,11 @@ IncompleteRunReason(const std::string& folder)
     {
         return "summary.json is " + why;
     }
+    // Summaries written before dlsim recorded a status have none: they are judged by their
+    // figures alone, so that earlier results are neither rerun nor replaced without --overwrite.
     auto status = json->find("status");
-    if (status == json->end() || status->second.kind != JsonScalar::Kind::String
-        || status->second.text != "finished")
+    if (status != json->end()
+        && (status->second.kind != JsonScalar::Kind::String || status->second.text != "finished"))
     {
         return "summary.json does not say the run finished";
     }

@@ -198,8 +198,8 @@ SetupKeys()
         {"run.stall_timeout",
          "auto",
          "stop with an error when no learner completes a round or receives a payload byte for "
-         "this long (simulated time; not while a fault holds a host or link down); auto: 10 "
-         "times the run's longest round so far, at least 120s"},
+         "this long (simulated time; not while a learner trains or a fault holds a host or "
+         "link down); auto: 10 times the run's longest round so far, at least 120s"},
         {"run.threads",
          "auto",
          "worker threads that train and evaluate the learners while the simulator runs the "
@@ -251,7 +251,8 @@ AddRegistered(std::vector<ScenarioKey>& keys, const std::string& name, const std
 bool
 ChangesResults(const std::string& key)
 {
-    return key != "out" && key != "run.threads";
+    return key != "out" && key != "run.threads" && key != "run.stall_timeout"
+           && key != "run.time_limit";
 }
 
 const std::vector<ScenarioKey>&

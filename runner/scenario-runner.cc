@@ -494,6 +494,16 @@ class WireByteCounter
     uint64_t m_bytes = 0;
 };
 
+/// Ends what ns-3 built when it goes out of scope, however a function ends (an error leaves no
+/// nodes or events to a caller that goes on). Simulator::Destroy may be called again.
+struct SimulatorCleanup
+{
+    ~SimulatorCleanup()
+    {
+        Simulator::Destroy();
+    }
+};
+
 } // namespace
 
 void
@@ -502,23 +512,14 @@ CheckScenario(const ScenarioConfig& c)
     ScenarioPlan plan = ReadPlan(c);
     OverlayGraph graph = DrawOverlay(plan).Union();
     CheckInputs(c, plan.nodes);
-    if (!plan.faults.links.empty())
-    {
-        // Link names exist only in a built network: build it, check, and throw it away.
-        NodeContainer hosts;
-        hosts.Create(plan.nodes);
-        Underlay underlay = plan.underlay->Install(hosts, graph, 1);
-        try
-        {
-            FaultHelper(plan.faults).Check(underlay);
-        }
-        catch (...)
-        {
-            Simulator::Destroy();
-            throw;
-        }
-        Simulator::Destroy();
-    }
+    // What only a built network can tell (files of routers, drawn rates and latencies, routes
+    // longer than the TTL, cross traffic against its links, the links faults name): build it,
+    // check, and throw it away.
+    SimulatorCleanup cleanup;
+    NodeContainer hosts;
+    hosts.Create(plan.nodes);
+    Underlay underlay = plan.underlay->Install(hosts, graph, 1);
+    FaultHelper(plan.faults).Check(underlay);
 }
 
 RunSummary
@@ -529,15 +530,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     // Missing or broken input files are refused before the run folder is touched.
     SetRunStep("checking the input files");
     CheckInputs(c, plan.nodes);
-    // So is a fault on a link the network does not have: the network is built first.
-    SetRunStep("building the network (underlay, links, routes, cross traffic)");
-    OverlaySchedule schedule = DrawOverlay(plan);
-    OverlayGraph graph = schedule.Union();
-    NodeContainer hosts;
-    hosts.Create(plan.nodes);
-    Underlay underlay = plan.underlay->Install(hosts, graph, 1, &log);
-    FaultHelper faults(plan.faults);
-    faults.Check(underlay);
+    SimulatorCleanup cleanup;
     SetRunStep("preparing the run folder");
     const std::string& out = plan.out;
     std::error_code made;
@@ -551,6 +544,17 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     {
         RedirectOutputTo(options.logFile);
     }
+    // A network that cannot be built, or a fault on a link it does not have, is refused before
+    // anything is written into the folder (a grid point's log has it).
+    SetRunStep("building the network (underlay, links, routes, cross traffic)");
+    OverlaySchedule schedule = DrawOverlay(plan);
+    OverlayGraph graph = schedule.Union();
+    NodeContainer hosts;
+    hosts.Create(plan.nodes);
+    Underlay underlay = plan.underlay->Install(hosts, graph, 1, &log);
+    FaultHelper faults(plan.faults);
+    faults.Check(underlay);
+    SetRunStep("preparing the run folder");
     std::ostringstream ini;
     c.WriteIni(ini);
     PrepareRunFolder(out, ini.str(), options.overwrite);

