@@ -82,8 +82,8 @@ CrossTrafficHelper::Install(const Underlay& underlay, const std::vector<std::str
             std::ostringstream text;
             text << std::setprecision(4) << "cross.rate: " << m_rateBps / 1e6
                  << " Mbit/s of cbr traffic is not below the " << link.bandwidthBps / 1e6
-                 << " Mbit/s of link " << link.from << " -> " << link.to
-                 << " (" << link.role << "), which it would fill for good; give a lower rate, "
+                 << " Mbit/s of link " << link.from << " -> " << link.to << " (" << link.role
+                 << "), which it would fill for good; give a lower rate, "
                  << "or onoff traffic";
             throw ConfigValueError(text.str());
         }

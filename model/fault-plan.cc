@@ -29,8 +29,8 @@ ParseInterval(const std::string& where, const std::string& text)
     }
     if (!(down >= 0.0) || !(up > down))
     {
-        throw ConfigValueError(where + ": the outage must end after it starts, got '" + ShownText(text)
-                               + "'");
+        throw ConfigValueError(where + ": the outage must end after it starts, got '"
+                               + ShownText(text) + "'");
     }
     return {down, up};
 }

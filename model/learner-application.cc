@@ -482,9 +482,10 @@ LearnerApplication::Crash(bool forGood)
     if (RoundsWaitForEveryMessage() && !m_finished)
     {
         std::ostringstream text;
-        text << "crashed at " << Simulator::Now().GetSeconds()
-             << " s (faults); " << (m_mode == SYNC ? "synchronous rounds" : "deadline rounds "
-                                    "without rounds.timeout")
+        text << "crashed at " << Simulator::Now().GetSeconds() << " s (faults); "
+             << (m_mode == SYNC ? "synchronous rounds"
+                                : "deadline rounds "
+                                  "without rounds.timeout")
              << " wait for every in-neighbour, so its neighbours cannot go on: use rounds.mode = "
                 "async, or deadline with a rounds.timeout, to study failures";
         Fail(text.str());

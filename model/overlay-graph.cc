@@ -3,9 +3,9 @@
  * dlsim: an ns-3 module for decentralized learning.
  */
 #include "overlay-graph.h"
-#include "round-schedule.h"
 
 #include "csv-rows.h"
+#include "round-schedule.h"
 #include "value-text.h"
 
 #include <algorithm>

@@ -35,8 +35,8 @@ namespace ns3
  *   5,2000000               ParseDataRateBps (10Mbps, 800kbps, 1.5Gbps, 100Mb/s, 1MBps)
  *   10,800kbps
  * \endcode
- * Times are in seconds, start at 0 and increase by at least 1 ms. Each row's rate holds until the next
- * row's time. The rows are taken as samples of a uniformly sampled trace: the last row's rate
+ * Times are in seconds, start at 0 and increase by at least 1 ms. Each row's rate holds until the
+ * next row's time. The rows are taken as samples of a uniformly sampled trace: the last row's rate
  * holds for as long as the gap between the last two rows, so the period is the last time plus the
  * last gap (15 s above). A single row (at time 0) is a constant rate with an infinite period.
  *

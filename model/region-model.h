@@ -35,7 +35,8 @@ LatencyMatrix BuiltinRegionLatencies();
 /**
  * A CSV matrix of one-way latencies in milliseconds: a header "region,NAME1,NAME2,...", then
  * one row per region in the same order, "NAMEk,v1,v2,...". It must be square and symmetric,
- * with distinct names and a zero diagonal; errors name the key (regions.latency), the file and the line.
+ * with distinct names and a zero diagonal; errors name the key (regions.latency), the file and the
+ * line.
  */
 LatencyMatrix ReadLatencyMatrix(const std::string& path);
 

@@ -185,8 +185,8 @@ ResultsWriter::CheckProgress()
     if (idle >= limit)
     {
         std::ostringstream text;
-        text << "no learner completed a round or received a payload byte for "
-             << idle.GetSeconds() << " s of simulated time (run.stall_timeout = ";
+        text << "no learner completed a round or received a payload byte for " << idle.GetSeconds()
+             << " s of simulated time (run.stall_timeout = ";
         if (m_stallTimeout.IsStrictlyPositive())
         {
             text << limit.GetSeconds() << " s";
@@ -194,8 +194,7 @@ ResultsWriter::CheckProgress()
         else
         {
             text << "auto: " << kStallRounds << " times the longest round so far ("
-                 << m_longestRound.GetSeconds() << " s), at least " << kStallFloorSeconds
-                 << " s";
+                 << m_longestRound.GetSeconds() << " s), at least " << kStallFloorSeconds << " s";
         }
         text << "; last progress seen at " << m_lastProgress.GetSeconds()
              << " s): the network is stalled; unfinished learners: " << DescribeUnfinished();

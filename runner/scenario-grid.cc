@@ -85,8 +85,8 @@ ExpandGrid(const ScenarioConfig& config)
         {
             if (v.empty())
             {
-                throw ScenarioError(axis + ": empty value in the list '" + ShownText(config.GetString(axis))
-                                    + "'");
+                throw ScenarioError(axis + ": empty value in the list '"
+                                    + ShownText(config.GetString(axis)) + "'");
             }
         }
     }

@@ -156,7 +156,8 @@ ReadCrossTraffic(const ScenarioConfig& c)
     {
         if (role != "wan" && role != "core" && role != "router")
         {
-            throw ConfigValueError("cross.links: '" + ShownText(role) + "' is not one of wan, core, router");
+            throw ConfigValueError("cross.links: '" + ShownText(role)
+                                   + "' is not one of wan, core, router");
         }
     }
     return CrossTrafficHelper(kind,
@@ -314,9 +315,10 @@ UnderlayConfig::MakeHelper(const OverlayGraph& overlay,
     RouterNetwork network;
     if (m_network == "access")
     {
-        network = MakeAccessNetwork(access.Draw(learners),
-                                    RateOrUnlimited(c, "core.bandwidth"),
-                                    ParseLatencySeconds("core.latency", c.GetString("core.latency")));
+        network
+            = MakeAccessNetwork(access.Draw(learners),
+                                RateOrUnlimited(c, "core.bandwidth"),
+                                ParseLatencySeconds("core.latency", c.GetString("core.latency")));
     }
     else if (m_network == "file")
     {

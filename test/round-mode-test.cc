@@ -350,11 +350,14 @@ TEST(Faults, CrashesAtTheStartForGoodFromAFileAndAfterTheEnd)
     const std::string kTiny = " --nodes=6 --topology=ring --dataset=synthetic"
                               " --synthetic.train_samples=300 --model=logistic"
                               " --compute.model=fixed --compute.step_seconds=0.1";
-    for (const std::string mode : {" --rounds.mode=async", " --rounds.mode=deadline --rounds.timeout=1s"})
+    for (const std::string mode :
+         {" --rounds.mode=async", " --rounds.mode=deadline --rounds.timeout=1s"})
     {
-        std::string out = RunDlsim("crash-at-0", kTiny + mode + " --rounds=100000 --eval.interval=5s"
-                                                            " --rounds.duration=10s"
-                                                            " --faults.crash='[1@0s-500ms]'");
+        std::string out = RunDlsim("crash-at-0",
+                                   kTiny + mode
+                                       + " --rounds=100000 --eval.interval=5s"
+                                         " --rounds.duration=10s"
+                                         " --faults.crash='[1@0s-500ms]'");
         EXPECT_EQ(ReadWholeFile(out + "/faults.csv"),
                   "time_s,event,subject\n0,crash,1\n0.5,recover,1\n")
             << mode;
@@ -371,7 +374,8 @@ TEST(Faults, CrashesAtTheStartForGoodFromAFileAndAfterTheEnd)
                              + " --rounds.timeout=1s --eval.interval=5s"
                              + " --rounds.duration=10s --faults.file=" + file
                              + " --faults.crash='[2@1000s]' --faults.links='[0:1@2000s-2001s]'"
-                               " --out=" + out,
+                               " --out="
+                             + out,
                          output),
               0)
         << output;
@@ -445,9 +449,9 @@ TEST(RoundModes, SyncRoundsUnderABudgetAgreeOnTheirLastRound)
     std::ostringstream duration;
     duration << std::setprecision(9) << budget << "s";
     std::string output;
-    ASSERT_EQ(RunCommand(kRun + run + " --rounds.duration=" + duration.str() + " --out=" + out,
-                         output),
-              0)
+    ASSERT_EQ(
+        RunCommand(kRun + run + " --rounds.duration=" + duration.str() + " --out=" + out, output),
+        0)
         << duration.str() << "\n"
         << output;
     auto ends = RoundEnds(out);
