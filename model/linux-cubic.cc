@@ -8,6 +8,7 @@
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -81,12 +82,68 @@ LinuxCubic::GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight)
 }
 
 void
-LinuxCubic::PktsAcked(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked, const Time& rtt)
+LinuxCubic::PktsAcked(Ptr<TcpSocketState> /* tcb */,
+                      uint32_t /* segmentsAcked */,
+                      const Time& /* rtt */)
 {
-    TcpCubic::PktsAcked(tcb, segmentsAcked, rtt); // HyStart
-    if (rtt.IsStrictlyPositive())
+    // ns-3 passes the smoothed RTT here; Linux's HyStart needs each ACK's sample, which
+    // RttSample gets instead. TcpCubic's own HyStart does not run.
+}
+
+void
+LinuxCubic::HystartReset(Ptr<const TcpSocketState> tcb)
+{
+    m_roundStart = Simulator::Now();
+    m_lastAck = m_roundStart;
+    m_endSeq = tcb->m_highTxMark;
+    m_currRtt = Time::Max();
+    m_sampleCount = 0;
+}
+
+void
+LinuxCubic::RttSample(Ptr<TcpSocketState> tcb, const Time& rtt)
+{
+    ReadParameters();
+    const Time now = Simulator::Now();
+    // Linux discards the samples of the first second after a reduction (the queue drains).
+    if (m_epochStart != Time::Min() && now - m_epochStart < Seconds(1))
     {
-        m_delayMin = std::min(m_delayMin, rtt);
+        return;
+    }
+    const Time delay = std::max(rtt, MicroSeconds(1));
+    m_delayMin = std::min(m_delayMin, delay);
+    if (!m_hystart || m_found || tcb->m_cWnd >= tcb->m_ssThresh
+        || tcb->GetCwndInSegments() < m_hystartLowWindow)
+    {
+        return;
+    }
+    if (tcb->m_lastAckedSeq > m_endSeq)
+    {
+        HystartReset(tcb);
+    }
+    // An ACK train (ACKs no further apart than HyStartAckDelta) spanning half the minimum RTT
+    // means the window fills the path.
+    if (now - m_lastAck <= m_hystartAckDelta)
+    {
+        m_lastAck = now;
+        if (now - m_roundStart > m_delayMin / 2)
+        {
+            m_found = true;
+        }
+    }
+    // The round's smallest RTT grew by an eighth of the minimum (4 to 16 ms): a queue builds.
+    m_currRtt = std::min(m_currRtt, delay);
+    if (m_sampleCount < m_hystartMinSamples)
+    {
+        ++m_sampleCount;
+    }
+    else if (m_currRtt > m_delayMin + std::clamp(m_delayMin / 8, MilliSeconds(4), MilliSeconds(16)))
+    {
+        m_found = true;
+    }
+    if (m_found)
+    {
+        tcb->m_ssThresh = tcb->m_cWnd;
     }
 }
 
@@ -103,6 +160,7 @@ LinuxCubic::CongestionStateSet(Ptr<TcpSocketState> tcb,
         m_originPoint = 0;
         m_k = 0;
         m_delayMin = Time::Max();
+        m_found = false;
     }
 }
 
@@ -137,6 +195,18 @@ LinuxCubic::ReadParameters()
     m_beta = beta.Get();
     m_cubicC = c.Get();
     m_fastConvergence = fastConvergence.Get();
+    BooleanValue hystart;
+    UintegerValue lowWindow;
+    UintegerValue minSamples;
+    TimeValue ackDelta;
+    GetAttribute("HyStart", hystart);
+    GetAttribute("HyStartLowWindow", lowWindow);
+    GetAttribute("HyStartMinSamples", minSamples);
+    GetAttribute("HyStartAckDelta", ackDelta);
+    m_hystart = hystart.Get();
+    m_hystartLowWindow = static_cast<uint32_t>(lowWindow.Get());
+    m_hystartMinSamples = static_cast<uint32_t>(minSamples.Get());
+    m_hystartAckDelta = ackDelta.Get();
     m_parametersRead = true;
 }
 
@@ -205,12 +275,20 @@ LinuxCubic::IncreaseWindow(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked)
     }
     if (tcb->m_cWnd < tcb->m_ssThresh)
     {
-        TcpCubic::IncreaseWindow(tcb, segmentsAcked); // slow start with HyStart
-        return;
-    }
-    if (segmentsAcked == 0)
-    {
-        return;
+        // Linux's tcp_slow_start: one segment per segment ACKed, up to ssthresh; what is left
+        // goes to congestion avoidance.
+        if (m_hystart && tcb->m_lastAckedSeq > m_endSeq)
+        {
+            HystartReset(tcb);
+        }
+        const uint32_t before = tcb->m_cWnd;
+        const uint64_t grown = before + uint64_t(segmentsAcked) * tcb->m_segmentSize;
+        tcb->m_cWnd = static_cast<uint32_t>(std::min<uint64_t>(grown, tcb->m_ssThresh));
+        segmentsAcked -= std::min(segmentsAcked, (tcb->m_cWnd.Get() - before) / tcb->m_segmentSize);
+        if (tcb->m_cWnd < tcb->m_ssThresh)
+        {
+            return;
+        }
     }
     // Linux's tcp_cong_avoid_ai: one segment per cnt ACKed segments.
     const uint32_t cwnd = tcb->GetCwndInSegments();

@@ -21,8 +21,15 @@ namespace ns3
  * seconds, and with LinuxTcpSocket's fast recoveries (which, unlike timeouts, never restart slow
  * start) ns-3's curve alone shrinks the window round after round. Linux also moves the curve's
  * origin over idle periods, so that a window does not jump after a pause of the application,
- * and grows the window only while it limits the sender. Slow start (with HyStart), the
- * multiplicative decrease and fast convergence stay ns-3's (they are Linux's already).
+ * and grows the window only while it limits the sender.
+ *
+ * HyStart is Linux's too: ns-3's leaves slow start only when the RTT has grown by a whole
+ * minimum RTT (its threshold is the minimum RTT clamped to [HyStartDelayMin, HyStartDelayMax] =
+ * [4 ms, 1 s]) or an ACK train spans a whole minimum RTT, and it is fed the smoothed RTT; on a
+ * 100 ms path it overshoots by a full queue. Linux leaves when the RTT samples of a round grow
+ * by an eighth of the minimum RTT (clamped to [4 ms, 16 ms]) or an ACK train spans half of it,
+ * on the RTT samples of each ACK, which LinuxTcpSocket passes in (RttSample).
+ * The multiplicative decrease and fast convergence stay ns-3's (they are Linux's already).
  */
 class LinuxCubic : public TcpCubic
 {
@@ -56,14 +63,26 @@ class LinuxCubic : public TcpCubic
      */
     void SetCwndLimited(bool limited);
     /**
+     * \brief Linux's bictcp_acked: an RTT sample of an ACK that delivered new data (the newest
+     * segment it delivered, not retransmitted); feeds the minimum RTT and HyStart.
+     * \param tcb the socket state
+     * \param rtt the sample
+     */
+    void RttSample(Ptr<TcpSocketState> tcb, const Time& rtt);
+    /**
      * \brief Tell when data was last sent (Linux's lsndtime), for the idle shift.
      * \param when the time of the last data segment
      */
     void SetLastSendTime(Time when);
 
   private:
-    /// Read TcpCubic's Beta, C and FastConvergence (once).
+    /// Read TcpCubic's Beta, C, FastConvergence and HyStart attributes (once).
     void ReadParameters();
+    /**
+     * \brief Start a HyStart round (Linux's bictcp_hystart_reset).
+     * \param tcb the socket state
+     */
+    void HystartReset(Ptr<const TcpSocketState> tcb);
     /**
      * \brief Linux's bictcp_update: the ACK count per window increment for the current window.
      * \param cwnd the window in segments
@@ -88,6 +107,18 @@ class LinuxCubic : public TcpCubic
     Time m_delayMin{Time::Max()};   //!< smallest RTT seen
     bool m_cwndLimited{true};       //!< whether the window limits the sender
     Time m_lastSend{Time::Min()};   //!< when data was last sent
+
+    // HyStart (Linux's)
+    bool m_hystart{true};                    //!< TcpCubic's HyStart
+    uint32_t m_hystartLowWindow{16};         //!< TcpCubic's HyStartLowWindow
+    uint32_t m_hystartMinSamples{8};         //!< TcpCubic's HyStartMinSamples
+    Time m_hystartAckDelta{MilliSeconds(2)}; //!< TcpCubic's HyStartAckDelta
+    bool m_found{false};                     //!< slow start's end was found
+    Time m_roundStart;                       //!< start of the current round
+    Time m_lastAck;                          //!< last ACK of the current ACK train
+    SequenceNumber32 m_endSeq;               //!< the round ends when this is ACKed
+    Time m_currRtt{Time::Max()};             //!< smallest RTT sample of the round
+    uint32_t m_sampleCount{0};               //!< RTT samples of the round
 };
 
 } // namespace ns3

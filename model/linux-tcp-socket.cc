@@ -270,6 +270,7 @@ void
 LinuxTcpSocket::UpdateScoreboard(SequenceNumber32 ackNumber, const TcpHeader& tcpHeader)
 {
     m_ackEcho = -1;
+    m_ackRttXmit = Time::Min();
     if (tcpHeader.HasOption(TcpOption::TS))
     {
         m_ackEcho = DynamicCast<const TcpOptionTS>(tcpHeader.GetOption(TcpOption::TS))->GetEcho();
@@ -356,6 +357,11 @@ LinuxTcpSocket::RackUpdate(const Segment& segment)
     else
     {
         m_rackMinRtt = std::min(m_rackMinRtt, rtt);
+        if (segment.xmitTs >= m_ackRttXmit)
+        {
+            m_ackRtt = rtt;
+            m_ackRttXmit = segment.xmitTs;
+        }
     }
     m_rackRtt = rtt;
     const SequenceNumber32 end = segment.start + segment.size;
@@ -679,13 +685,19 @@ LinuxTcpSocket::ProcessAck(const SequenceNumber32& ackNumber,
     if (m_ack != nullptr)
     {
         UpdateScoreboard(ackNumber, *m_ack);
+        if (LinuxCubic* cubic = GetLinuxCubic(); cubic != nullptr && m_ackRttXmit != Time::Min())
+        {
+            cubic->RttSample(m_tcb, m_ackRtt);
+        }
     }
     // RACK marks its losses before ns-3 counts duplicate ACKs, so that a recovery ns-3 enters
     // on three of them starts from Linux's count of the bytes in flight.
-    if (m_rackEnabled)
-    {
-        DetectLoss();
-    }
+    const bool newlyLost = m_rackEnabled && DetectLoss();
+    // ns-3's PRR adds a segment to its slow-start reduction bound when this flag is set (ns-3
+    // sets it when the ACK covers a retransmission); Linux adds it whenever SND.UNA advances
+    // and nothing was newly lost, which lets a recovery that lost most of its window grow back
+    // in slow start instead of one segment per round trip.
+    m_tcb->m_isRetransDataAcked = ackNumber > oldHeadSequence && !newlyLost;
     TcpSocketBase::ProcessAck(ackNumber, scoreboardUpdated, currentDelivered, oldHeadSequence);
     ProcessProbeAck(ackNumber);
     if (m_rackEnabled)

@@ -234,6 +234,8 @@ class LinuxTcpSocket : public TcpSocketBase
 
     const TcpHeader* m_ack{nullptr}; //!< the ACK ReceivedAck is processing, for ProcessAck
     int64_t m_ackEcho{-1};           //!< its timestamp echo in ms (-1: none)
+    Time m_ackRtt;                   //!< its RTT sample: newest original segment it delivered
+    Time m_ackRttXmit{Time::Min()};  //!< when that segment was sent (Min: no sample)
 
     // Counters for tests and logs
     uint32_t m_probes{0};          //!< probes sent
