@@ -269,12 +269,7 @@ LinuxTcpSocket::RecordTransmission(SequenceNumber32 seq, uint32_t size, bool isN
 void
 LinuxTcpSocket::UpdateScoreboard(SequenceNumber32 ackNumber, const TcpHeader& tcpHeader)
 {
-    m_ackEcho = -1;
     m_ackRttXmit = Time::Min();
-    if (tcpHeader.HasOption(TcpOption::TS))
-    {
-        m_ackEcho = DynamicCast<const TcpOptionTS>(tcpHeader.GetOption(TcpOption::TS))->GetEcho();
-    }
     // Cumulatively acknowledged segments leave the scoreboard; those not SACKed before were
     // delivered by this ACK.
     while (!m_segments.empty())
@@ -345,12 +340,12 @@ LinuxTcpSocket::RackUpdate(const Segment& segment)
     // count milliseconds), one faster than the minimum RTT surely is and says nothing.
     if (segment.retransmitted)
     {
-        const bool forRetransmission
-            = m_ackEcho >= 0 && m_ackEcho >= segment.xmitTs.GetMilliSeconds();
+        const int64_t echo = AckEcho();
+        const bool forRetransmission = echo >= 0 && echo >= segment.xmitTs.GetMilliSeconds();
         if (!forRetransmission && rtt < m_rackMinRtt)
         {
-            NS_LOG_DEBUG(this << " ambiguous RTT " << rtt.As(Time::MS) << " of " << segment.start
-                              << " echo " << m_ackEcho);
+            NS_LOG_DEBUG(this << " ambiguous RTT " << rtt.As(Time::MS) << " of "
+                              << segment.start);
             return;
         }
     }
@@ -385,6 +380,16 @@ LinuxTcpSocket::RackUpdate(const Segment& segment)
     }
 }
 
+int64_t
+LinuxTcpSocket::AckEcho() const
+{
+    if (m_ack == nullptr || !m_ack->HasOption(TcpOption::TS))
+    {
+        return -1;
+    }
+    return DynamicCast<const TcpOptionTS>(m_ack->GetOption(TcpOption::TS))->GetEcho();
+}
+
 Time
 LinuxTcpSocket::ReorderWindow() const
 {
@@ -417,9 +422,6 @@ LinuxTcpSocket::DetectLoss()
     }
     const Time now = Simulator::Now();
     const Time reorderWindow = ReorderWindow();
-    NS_LOG_DEBUG(this << " detect: rack xmit " << m_rackXmitTs.As(Time::MS) << " end "
-                      << m_rackEndSeq << " rtt " << m_rackRtt.As(Time::MS) << " reo "
-                      << reorderWindow.As(Time::MS) << " sacked " << m_sackedCount);
     Time timeout(0);
     bool newlyLost = false;
     for (Segment& segment : m_segments)
@@ -432,6 +434,12 @@ LinuxTcpSocket::DetectLoss()
         if (segment.xmitTs > m_rackXmitTs
             || (segment.xmitTs == m_rackXmitTs && end >= m_rackEndSeq))
         {
+            if (!segment.retransmitted && segment.xmitTs > m_rackXmitTs)
+            {
+                // First transmissions go out in sequence order, and a retransmission only
+                // after its first transmission: everything above was sent later still.
+                break;
+            }
             continue; // sent after the RACK segment: nothing known yet
         }
         const Time remaining = segment.xmitTs + m_rackRtt + reorderWindow - now;
@@ -449,9 +457,14 @@ LinuxTcpSocket::DetectLoss()
     }
     if (timeout.IsStrictlyPositive())
     {
-        // Sec. 6.3: look again when the last of them may be declared lost.
-        m_reorderEvent.Cancel();
-        m_reorderEvent = Simulator::Schedule(timeout, &LinuxTcpSocket::ReorderTimeout, this);
+        // Sec. 6.3: look again when the last of them may be declared lost. A timer due
+        // earlier stays (it looks again and re-arms): no cancel and schedule per ACK.
+        const uint64_t due = (now + timeout).GetTimeStep();
+        if (!m_reorderEvent.IsRunning() || m_reorderEvent.GetTs() > due)
+        {
+            m_reorderEvent.Cancel();
+            m_reorderEvent = Simulator::Schedule(timeout, &LinuxTcpSocket::ReorderTimeout, this);
+        }
     }
     if (newlyLost)
     {
@@ -513,6 +526,7 @@ LinuxTcpSocket::ReorderTimeout()
     {
         RecoverLosses(0);
         SendPendingData(m_connected);
+        ArmProbeIfDue();
     }
 }
 
@@ -662,10 +676,22 @@ LinuxTcpSocket::SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool with
         if (isNew)
         {
             ValidateCwnd();
-            ArmProbe(); // sec. 7.2: after new data
+            m_rearmProbe = true; // sec. 7.2: after new data (once the burst is out)
         }
     }
     return size;
+}
+
+void
+LinuxTcpSocket::ArmProbeIfDue()
+{
+    // The probe timer is (re)armed once after an ACK or a write, not per segment of a burst:
+    // its deadline only depends on the state after the burst.
+    if (m_rearmProbe)
+    {
+        m_rearmProbe = false;
+        ArmProbe();
+    }
 }
 
 void
@@ -674,6 +700,7 @@ LinuxTcpSocket::ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader)
     m_ack = &tcpHeader;
     TcpSocketBase::ReceivedAck(packet, tcpHeader);
     m_ack = nullptr;
+    ArmProbeIfDue();
 }
 
 void
@@ -706,7 +733,7 @@ LinuxTcpSocket::ProcessAck(const SequenceNumber32& ackNumber,
     }
     if (ackNumber > oldHeadSequence)
     {
-        ArmProbe(); // sec. 7.2: after an ACK of new data
+        m_rearmProbe = true; // sec. 7.2: after an ACK of new data
     }
     else if (m_tcb->m_congState != TcpSocketState::CA_OPEN
              && m_tcb->m_congState != TcpSocketState::CA_CWR)
@@ -767,7 +794,14 @@ LinuxTcpSocket::BytesInFlight() const
 LinuxCubic*
 LinuxTcpSocket::GetLinuxCubic()
 {
-    return dynamic_cast<LinuxCubic*>(PeekPointer(m_congestionControl));
+    // Looked up again only when the congestion control was replaced (a cast per packet shows
+    // in the simulation's cost).
+    if (PeekPointer(m_congestionControl) != m_cubicOf)
+    {
+        m_cubicOf = PeekPointer(m_congestionControl);
+        m_cubic = dynamic_cast<LinuxCubic*>(m_cubicOf);
+    }
+    return m_cubic;
 }
 
 void
@@ -811,7 +845,9 @@ LinuxTcpSocket::Send(Ptr<Packet> p, uint32_t flags)
             m_tcb->m_cWndInfl = m_tcb->m_cWnd;
         }
     }
-    return TcpSocketBase::Send(p, flags);
+    const int sent = TcpSocketBase::Send(p, flags);
+    ArmProbeIfDue();
+    return sent;
 }
 
 Time

@@ -136,6 +136,8 @@ class LinuxTcpSocket : public TcpSocketBase
      * \param segment a segment just cumulatively ACKed or SACKed
      */
     void RackUpdate(const Segment& segment);
+    /// \return the timestamp echo of the ACK being processed, in ms (-1: none)
+    int64_t AckEcho() const;
     /// \return RACK.reo_wnd (RFC 8985 sec. 6.2 step 4)
     Time ReorderWindow() const;
     /**
@@ -154,6 +156,8 @@ class LinuxTcpSocket : public TcpSocketBase
     void ReorderTimeout();
     /// Arm (or disarm) the tail loss probe timer (RFC 8985 sec. 7.2).
     void ArmProbe();
+    /// ArmProbe if new data went out or an ACK advanced since the last time.
+    void ArmProbeIfDue();
     /// The probe timer fired: send the probe if it is due (RFC 8985 sec. 7.3).
     void ProbeTimeout();
     /// Send a tail loss probe and restart the retransmission timer (RFC 8985 sec. 7.3).
@@ -213,10 +217,14 @@ class LinuxTcpSocket : public TcpSocketBase
     // TLP state (RFC 8985 sec. 7.1)
     EventId m_probeEvent;             //!< the probe timer (lazy: fires at or before the deadline)
     bool m_probeArmed{false};         //!< a probe is due at m_probeDeadline
+    bool m_rearmProbe{false};         //!< new data sent or an ACK advanced: ArmProbe once
     Time m_probeDeadline;             //!< when the probe is due
     bool m_probeOutstanding{false};   //!< a probe was sent and TLP.end_seq is not yet ACKed
     SequenceNumber32 m_probeEndSeq;   //!< TLP.end_seq
     bool m_probeRetransmitted{false}; //!< TLP.is_retrans
+
+    TcpCongestionOps* m_cubicOf{nullptr}; //!< the congestion control m_cubic was found for
+    LinuxCubic* m_cubic{nullptr};         //!< it, if it is LinuxCubic
 
     // Window validation (Linux's tcp_cwnd_validate)
     bool m_cwndLimited{false};       //!< the window limited the sender
@@ -233,7 +241,6 @@ class LinuxTcpSocket : public TcpSocketBase
     Time m_lastDataRx{Time::Min()}; //!< when data last arrived (Time::Min: never)
 
     const TcpHeader* m_ack{nullptr}; //!< the ACK ReceivedAck is processing, for ProcessAck
-    int64_t m_ackEcho{-1};           //!< its timestamp echo in ms (-1: none)
     Time m_ackRtt;                   //!< its RTT sample: newest original segment it delivered
     Time m_ackRttXmit{Time::Min()};  //!< when that segment was sent (Min: no sample)
 
