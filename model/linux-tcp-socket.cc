@@ -344,8 +344,7 @@ LinuxTcpSocket::RackUpdate(const Segment& segment)
         const bool forRetransmission = echo >= 0 && echo >= segment.xmitTs.GetMilliSeconds();
         if (!forRetransmission && rtt < m_rackMinRtt)
         {
-            NS_LOG_DEBUG(this << " ambiguous RTT " << rtt.As(Time::MS) << " of "
-                              << segment.start);
+            NS_LOG_DEBUG(this << " ambiguous RTT " << rtt.As(Time::MS) << " of " << segment.start);
             return;
         }
     }
@@ -485,33 +484,29 @@ LinuxTcpSocket::RecoverLosses(uint32_t currentDelivered)
         || state == TcpSocketState::CA_CWR)
     {
         NS_LOG_INFO(this << " RACK enters recovery, lost bytes " << m_lostBytes);
-        // ns-3's fast recovery: halves the window (the congestion control's reduction), starts
-        // PRR and retransmits the first lost segment (the head, which ns-3 marks lost).
+        // ns-3's fast recovery: the congestion control's decrease, PRR, and a retransmission of
+        // the first lost segment (the head, which ns-3 marks lost).
         EnterRecovery(currentDelivered);
     }
     // The rest RACK found lost, lowest first, as far as the window (PRR's in recovery) allows;
     // ns-3's own SendPendingData follows with new data.
     for (size_t i = 0; i < m_segments.size() && m_lostBytes > 0; ++i)
     {
-        const Segment& segment = m_segments[i];
-        if (!segment.lost)
+        if (!m_segments[i].lost)
         {
             continue;
         }
-        if (BytesInFlight() + segment.size > m_tcb->m_cWnd.Get())
-        {
-            break;
-        }
-        m_tcb->m_nextTxSequence = segment.start;
-        if (SendDataPacket(segment.start, segment.size, true) == 0)
+        // Copies: sending rewrites the scoreboard.
+        const SequenceNumber32 start = m_segments[i].start;
+        const uint32_t size = m_segments[i].size;
+        if (BytesInFlight() + size > m_tcb->m_cWnd.Get() || SendDataPacket(start, size, true) == 0)
         {
             break;
         }
         ++m_rackRetransmits;
-        NS_LOG_INFO(this << " RACK retransmits " << segment.start << " in flight "
-                         << BytesInFlight() << " cwnd " << m_tcb->m_cWnd);
+        NS_LOG_INFO(this << " RACK retransmits " << start << " in flight " << BytesInFlight()
+                         << " cwnd " << m_tcb->m_cWnd);
     }
-    m_tcb->m_nextTxSequence = std::max(m_tcb->m_nextTxSequence.Get(), m_tcb->m_highTxMark.Get());
 }
 
 void
