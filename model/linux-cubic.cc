@@ -57,9 +57,10 @@ LinuxCubic::Fork()
 }
 
 void
-LinuxCubic::SetCwndLimited(bool limited)
+LinuxCubic::SetCwndLimited(bool limited, uint32_t maxPacketsOut)
 {
     m_cwndLimited = limited;
+    m_maxPacketsOut = maxPacketsOut;
 }
 
 void
@@ -269,9 +270,12 @@ LinuxCubic::Update(uint32_t cwnd, uint32_t acked)
 void
 LinuxCubic::IncreaseWindow(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked)
 {
-    if (!m_cwndLimited)
+    // Linux: a window the sender does not fill is not evidence for a larger one; slow start may
+    // still reach twice the last flight (after a timeout the window restarts far below it).
+    const bool slowStart = tcb->m_cWnd < tcb->m_ssThresh;
+    if (!m_cwndLimited && !(slowStart && tcb->GetCwndInSegments() < 2 * m_maxPacketsOut))
     {
-        return; // Linux: a window the sender does not fill is not evidence for a larger one
+        return;
     }
     if (tcb->m_cWnd < tcb->m_ssThresh)
     {

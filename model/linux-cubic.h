@@ -57,11 +57,14 @@ class LinuxCubic : public TcpCubic
     Ptr<TcpCongestionOps> Fork() override;
 
     /**
-     * \brief Tell whether the window limited the sender in the last window of data (Linux's
-     * tcp_is_cwnd_limited); the window grows only then.
-     * \param limited whether it did
+     * \brief Tell whether the window limited the sender in the last window of data, and the
+     * most segments that were outstanding then (Linux's is_cwnd_limited and max_packets_out):
+     * the window grows only while limited or, in slow start, below twice that flight (Linux's
+     * tcp_is_cwnd_limited).
+     * \param limited whether the window limited the sender
+     * \param maxPacketsOut the largest flight, in segments
      */
-    void SetCwndLimited(bool limited);
+    void SetCwndLimited(bool limited, uint32_t maxPacketsOut);
     /**
      * \brief Linux's bictcp_acked: an RTT sample of an ACK that delivered new data (the newest
      * segment it delivered, not retransmitted); feeds the minimum RTT and HyStart.
@@ -106,6 +109,7 @@ class LinuxCubic : public TcpCubic
     uint32_t m_cwndCount{0};        //!< ACKed segments counted towards the next increment
     Time m_delayMin{Time::Max()};   //!< smallest RTT seen
     bool m_cwndLimited{true};       //!< whether the window limits the sender
+    uint32_t m_maxPacketsOut{0};    //!< the largest recent flight, in segments
     Time m_lastSend{Time::Min()};   //!< when data was last sent
 
     // HyStart (Linux's)

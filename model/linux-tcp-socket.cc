@@ -773,7 +773,16 @@ LinuxTcpSocket::ReTxTimeout()
         m_probeOutstanding = false;
         BytesInFlight();
     }
+    // Linux lowers ssthresh on a timeout only if it was not already lowered for the losses
+    // being recovered (tcp_enter_loss); ns-3 lowers it again.
+    const bool recovering = m_tcb->m_congState == TcpSocketState::CA_RECOVERY
+                            && m_recover > m_txBuffer->HeadSequence();
+    const uint32_t ssThresh = m_tcb->m_ssThresh;
     TcpSocketBase::ReTxTimeout();
+    if (recovering)
+    {
+        m_tcb->m_ssThresh = ssThresh;
+    }
 }
 
 uint32_t
@@ -803,16 +812,22 @@ void
 LinuxTcpSocket::ValidateCwnd()
 {
     // Linux holds the strongest signal for a window of data: limited once the flight reached
-    // the window, until everything sent by then is ACKed.
+    // the window, until everything sent by then is ACKed; likewise the largest flight.
     const bool limited = BytesInFlight() >= m_tcb->m_cWnd.Get();
     if (m_txBuffer->HeadSequence() >= m_cwndUsageSeq || (limited && !m_cwndLimited))
     {
         m_cwndLimited = limited;
         m_cwndUsageSeq = m_tcb->m_highTxMark;
     }
+    const auto packetsOut = static_cast<uint32_t>(m_segments.size());
+    if (m_txBuffer->HeadSequence() >= m_maxPacketsSeq || packetsOut > m_maxPacketsOut)
+    {
+        m_maxPacketsOut = packetsOut;
+        m_maxPacketsSeq = m_tcb->m_highTxMark;
+    }
     if (LinuxCubic* cubic = GetLinuxCubic())
     {
-        cubic->SetCwndLimited(m_cwndLimited || m_tcb->m_cWnd < m_tcb->m_ssThresh);
+        cubic->SetCwndLimited(m_cwndLimited, m_maxPacketsOut);
     }
 }
 
@@ -888,13 +903,16 @@ LinuxTcpSocket::EstimateRtt(const TcpHeader& tcpHeader)
 }
 
 void
-LinuxTcpSocket::NewAck(const SequenceNumber32& seq, bool resetRTO)
+LinuxTcpSocket::NewAck(const SequenceNumber32& seq, bool /* resetRTO */)
 {
     // ns-3 computes max(SRTT + 4 * RTTVAR, MinRto) here; with the floor raised to SRTT +
-    // MinRto for this call that is Linux's formula.
+    // MinRto for this call that is Linux's formula. Linux also restarts the timer on every
+    // ACK of new data (RFC 6298 sec. 5.3), where ns-3 restarts it on only the first partial
+    // ACK of a recovery (RFC 6582): a recovery of many segments over a long path then ends
+    // in a timeout in the middle, and a go-back-N resend of the rest.
     const Time configured = m_minRto;
     m_minRto = LinuxRtoFloor();
-    TcpSocketBase::NewAck(seq, resetRTO);
+    TcpSocketBase::NewAck(seq, true);
     m_minRto = configured;
 }
 

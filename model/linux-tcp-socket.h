@@ -227,9 +227,11 @@ class LinuxTcpSocket : public TcpSocketBase
     LinuxCubic* m_cubic{nullptr};         //!< it, if it is LinuxCubic
 
     // Window validation (Linux's tcp_cwnd_validate)
-    bool m_cwndLimited{false};       //!< the window limited the sender
-    SequenceNumber32 m_cwndUsageSeq; //!< until this is ACKed, m_cwndLimited stands
-    Time m_lastSend{Time::Min()};    //!< when data was last sent (Linux's lsndtime)
+    bool m_cwndLimited{false};        //!< the window limited the sender
+    SequenceNumber32 m_cwndUsageSeq;  //!< until this is ACKed, m_cwndLimited stands
+    uint32_t m_maxPacketsOut{0};      //!< largest flight in segments (Linux's max_packets_out)
+    SequenceNumber32 m_maxPacketsSeq; //!< until this is ACKed, m_maxPacketsOut stands
+    Time m_lastSend{Time::Min()};     //!< when data was last sent (Linux's lsndtime)
 
     // Handshake RTT: Linux's minimum RTT includes it, and its small packets make it the
     // smallest; RACK's test for ambiguous retransmissions needs that floor.
