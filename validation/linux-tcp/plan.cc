@@ -15,7 +15,8 @@
  *   arith.txt   per round: "round compute_s transfer_s", the arithmetic transfer time: the
  *               busiest link direction's bytes on the wire (every MTU - 52 bytes of a message
  *               a packet with 52 bytes of IP and TCP headers with timestamps and ns-3's 2-byte
- *               PPP header) * 8 / rate, plus the longest overlay path's round trip
+ *               PPP header) * 8 / rate, plus the longest overlay path's one-way latency (the
+ *               doc's "Round time" formula, T - c)
  *
  *   plan LINKS_CSV EDGES DIRECTED(0|1) ROUNDS_CSV MTU PREFIX OUT_DIR
  */
@@ -460,10 +461,10 @@ main(int argc, char** argv)
     }
 
     // Arithmetic: per round, the busiest link direction's bytes at its rate, plus the longest
-    // overlay path's round trip.
+    // overlay path's one-way latency.
     std::ofstream arith(out + "/arith.txt");
     std::map<uint32_t, std::map<std::pair<size_t, int>, double>> bytesOn; // round -> dir -> bytes
-    double longestRtt = 0;
+    double longestPath = 0;
     std::map<uint32_t, double> computeOf;
     for (const auto& [h, rounds] : schedule)
     {
@@ -472,7 +473,7 @@ main(int argc, char** argv)
             // walk the path h -> v
             size_t u = index[std::to_string(h)];
             const size_t t = index[std::to_string(v)];
-            double rtt = 0;
+            double latency = 0;
             std::vector<std::pair<size_t, int>> dirs;
             // direct link if there is one (as hostAddress picks it)
             size_t guard = 0;
@@ -494,10 +495,10 @@ main(int argc, char** argv)
                 }
                 const bool forward = names[u] == links[via].a;
                 dirs.push_back({via, forward ? 0 : 1});
-                rtt += links[via].ab.latency + links[via].ba.latency;
+                latency += forward ? links[via].ab.latency : links[via].ba.latency;
                 u = next;
             }
-            longestRtt = std::max(longestRtt, rtt);
+            longestPath = std::max(longestPath, latency);
             for (const auto& [r, cb] : rounds)
             {
                 for (const auto& d : dirs)
@@ -517,7 +518,7 @@ main(int argc, char** argv)
             const Direction& dir = d.second == 0 ? links[d.first].ab : links[d.first].ba;
             worst = std::max(worst, bytes * 8 / dir.bps);
         }
-        arith << r << " " << computeOf[r] << " " << worst + longestRtt << "\n";
+        arith << r << " " << computeOf[r] << " " << worst + longestPath << "\n";
     }
     return 0;
 }

@@ -7,14 +7,16 @@
  * (congestion control set per socket) and accepts one from every in-neighbour; each round it
  * pauses for the round's compute time, writes one length-prefixed message of the round's size
  * to every out-neighbour, and ends the round when every in-neighbour's message of this round
- * has fully arrived. Prints "node,round,time_s,compute_s" per round, time_s counted from START
- * (a CLOCK_REALTIME instant shared by all hosts of a case, after every connection is up).
+ * has fully arrived. Prints "node,round,time_s,compute_s" per round, time_s counted from the
+ * start instant that all hosts of a case share (CLOCK_REALTIME), set once every connection is up:
+ * each host creates SYNC_DIR/ready-ID when its connections are up; the driver, once all are
+ * there, writes the instant (seconds since the epoch) to SYNC_DIR/start.
  *
- *   round-loop ID LISTEN_IP PORT IN_COUNT OUT_LIST SCHEDULE START TIMEOUT_S CC
+ *   round-loop ID LISTEN_IP PORT IN_COUNT OUT_LIST SCHEDULE SYNC_DIR TIMEOUT_S CC
  *     OUT_LIST  "ip:port,ip:port,..." or "-" (no out-neighbours)
  *     SCHEDULE  "compute_s:bytes,compute_s:bytes,..." one entry per round; bytes per message
- *     START     seconds since the epoch (CLOCK_REALTIME) when round 1 starts
- *     TIMEOUT_S the whole run's bound: past START + TIMEOUT_S the process fails
+ *     SYNC_DIR  the directory of the start barrier (above)
+ *     TIMEOUT_S the whole run's bound: TIMEOUT_S after it began the process fails
  */
 #include <algorithm>
 #include <arpa/inet.h>
@@ -27,10 +29,10 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <sched.h>
 #include <sstream>
 #include <string>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -228,7 +230,7 @@ main(int argc, char** argv)
     {
         std::fprintf(stderr,
                      "usage: round-loop ID LISTEN_IP PORT IN_COUNT OUT_LIST SCHEDULE "
-                     "START TIMEOUT_S CC\n");
+                     "SYNC_DIR TIMEOUT_S CC\n");
         return 2;
     }
     g_id = std::atoi(argv[1]);
@@ -248,18 +250,17 @@ main(int argc, char** argv)
         compute.push_back(std::stod(f[0]));
         bytes.push_back(std::max<uint64_t>(std::stoull(f[1]), kHeader));
     }
-    const double start = std::stod(argv[7]);
-    const double deadline = start + std::stod(argv[8]);
+    const std::string syncDir = argv[7];
+    const double deadline = Now() + std::stod(argv[8]);
     g_cc = argv[9];
     const auto rounds = static_cast<uint32_t>(compute.size());
-    // Other work on the machine must not decide when messages are handed to TCP: a real-time
-    // priority below the delay lines' (the process sleeps in epoll_wait between events).
-    sched_param priority{};
-    priority.sched_priority = 5;
-    if (sched_setscheduler(0, SCHED_FIFO, &priority) != 0)
+    // Other work on the machine should not decide when messages are handed to TCP: a higher
+    // priority, though not a real-time one (most of the kernel's TCP work happens in the delay
+    // lines' context anyway, and a real-time loop that never slept would freeze the machine).
+    if (setpriority(PRIO_PROCESS, 0, -10) != 0)
     {
         std::fprintf(stderr,
-                     "round-loop %d: no real-time priority (%s): timing may suffer\n",
+                     "round-loop %d: no higher priority (%s): timing may suffer\n",
                      g_id,
                      std::strerror(errno));
     }
@@ -293,13 +294,13 @@ main(int argc, char** argv)
     }
     std::vector<In> ins;
 
-    // Connect (retrying while the peer is not listening yet) and accept, before START.
+    // Connect (retrying while the peer is not listening yet) and accept.
     size_t connected = 0;
     while (connected < outs.size() || static_cast<int>(ins.size()) < inCount)
     {
-        if (Now() > start)
+        if (Now() > deadline)
         {
-            Fail("connections not up by the start time (" + std::to_string(connected) + " of "
+            Fail("connections not up within the timeout (" + std::to_string(connected) + " of "
                      + std::to_string(outs.size()) + " out, " + std::to_string(ins.size()) + " of "
                      + std::to_string(inCount) + " in)",
                  false);
@@ -373,6 +374,35 @@ main(int argc, char** argv)
         epoll_ctl(ep, EPOLL_CTL_ADD, outs[i].fd, &ev);
     }
 
+    // The start barrier.
+    {
+        const std::string ready = syncDir + "/ready-" + std::to_string(g_id);
+        FILE* f = std::fopen(ready.c_str(), "w");
+        if (!f || std::fclose(f) != 0)
+        {
+            Fail("cannot create " + ready);
+        }
+    }
+    double start = 0;
+    for (;;)
+    {
+        FILE* f = std::fopen((syncDir + "/start").c_str(), "r");
+        if (f)
+        {
+            const bool read = std::fscanf(f, "%lf", &start) == 1;
+            std::fclose(f);
+            if (!read)
+            {
+                Fail("unreadable " + syncDir + "/start", false);
+            }
+            break;
+        }
+        if (Now() > deadline)
+        {
+            Fail("no start instant within the timeout", false);
+        }
+        usleep(5000);
+    }
     timespec at{static_cast<time_t>(start),
                 static_cast<long>((start - static_cast<time_t>(start)) * 1e9)};
     while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &at, nullptr) == EINTR)
@@ -397,9 +427,12 @@ main(int argc, char** argv)
                 Out& o = outs[tag & 0xffffffff];
                 if (Pump(o))
                 {
+                    // Nothing left to write: no more EPOLLOUT; a hang-up or error (reported
+                    // whatever the mask) would wake this loop for ever, so the socket leaves.
                     epoll_event ev{};
                     ev.data.u64 = tag;
-                    epoll_ctl(ep, EPOLL_CTL_MOD, o.fd, &ev);
+                    const bool gone = events[k].events & (EPOLLHUP | EPOLLERR);
+                    epoll_ctl(ep, gone ? EPOLL_CTL_DEL : EPOLL_CTL_MOD, o.fd, &ev);
                 }
             }
             else
@@ -497,6 +530,7 @@ main(int argc, char** argv)
                          info.tcpi_rto / 1e3);
         }
         shutdown(o.fd, SHUT_WR);
+        epoll_ctl(ep, EPOLL_CTL_DEL, o.fd, nullptr);
     }
     while (!std::all_of(ins.begin(), ins.end(), [](const In& in) { return in.eof; }))
     {
