@@ -13,7 +13,7 @@
  * the simulated payload megabytes per wall second of that difference.
  *
  * Usage: network-cost-benchmark [--learners=16,96] [--rounds=4] [--model=gn-lenet]
- *                               [--networks=direct,access] [--mtu=1500]
+ *                               [--networks=direct,access] [--mtu=1500] [--tcp.profile=ns3]
  * --mtu sets link.mtu (the TCP segment follows it): fewer, larger packets cost less to simulate
  * and model a different network (jumbo frames), so it is a trade-off, not a speed-up.
  * Generated 1x28x28 data, so nothing needs Fashion-MNIST; 4-regular overlay, batch 8, 3 local
@@ -96,6 +96,7 @@ main(int argc, char* argv[])
     std::string model = "gn-lenet";
     std::string networks = "direct,access";
     std::string mtu = "1500";
+    std::string tcpProfile = "ns3";
     for (int i = 1; i < argc; ++i)
     {
         std::string arg = argv[i];
@@ -119,6 +120,10 @@ main(int argc, char* argv[])
         else if (arg.rfind("--mtu=", 0) == 0)
         {
             mtu = value;
+        }
+        else if (arg.rfind("--tcp.profile=", 0) == 0)
+        {
+            tcpProfile = value;
         }
         else
         {
@@ -164,6 +169,7 @@ main(int argc, char* argv[])
                                              "--access.up=100Mbps",
                                              "--access.down=100Mbps",
                                              "--link.mtu=" + mtu,
+                                             "--tcp.profile=" + tcpProfile,
                                              "--out=" + out};
             std::ostringstream log;
             RunSummary summary = RunScenario(ScenarioConfig::Load("", keys), log);

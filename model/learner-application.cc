@@ -4,6 +4,8 @@
  */
 #include "learner-application.h"
 
+#include "linux-tcp-socket.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -157,6 +159,17 @@ LearnerApplication::GetTypeId()
                             TimeValue(MilliSeconds(200)),
                             MakeTimeAccessor(&LearnerApplication::m_delAckTimeout),
                             MakeTimeChecker(Seconds(0)))
+              .AddAttribute("TcpProfile",
+                            "Which TCP the sockets are: ns3 (ns-3's TcpSocketBase as it is) or "
+                            "linux (LinuxTcpSocket: RACK-TLP loss recovery, Linux's RTO formula "
+                            "and quick ACKs). Connections accepted by a learner take the "
+                            "listener's.",
+                            EnumValue(LearnerApplication::TCP_NS3),
+                            MakeEnumAccessor(&LearnerApplication::m_tcpProfile),
+                            MakeEnumChecker(LearnerApplication::TCP_NS3,
+                                            "ns3",
+                                            LearnerApplication::TCP_LINUX,
+                                            "linux"))
               .AddAttribute("MaxPayloadBytes",
                             "Largest payload a received header may announce; larger is an error.",
                             UintegerValue(uint64_t(1) << 32),
@@ -342,7 +355,9 @@ LearnerApplication::DoDispose()
 Ptr<Socket>
 LearnerApplication::CreateTcpSocket()
 {
-    Ptr<Socket> socket = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
+    Ptr<Socket> socket = m_tcpProfile == TCP_LINUX
+                             ? Ptr<Socket>(LinuxTcpSocket::Create(GetNode()))
+                             : Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
     socket->SetAttribute("SegmentSize", UintegerValue(m_segmentSize));
     socket->SetAttribute("SndBufSize", UintegerValue(m_socketBufferSize));
     socket->SetAttribute("RcvBufSize", UintegerValue(m_socketBufferSize));

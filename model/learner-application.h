@@ -135,6 +135,13 @@ class LearnerApplication : public Application
         ASYNC,
     };
 
+    /// Which TCP the learners' sockets are (TcpProfile attribute).
+    enum TcpProfile
+    {
+        TCP_NS3,   ///< ns-3's TcpSocketBase as it is
+        TCP_LINUX, ///< LinuxTcpSocket: RACK-TLP, Linux's RTO and quick ACKs
+    };
+
     LearnerApplication();
     ~LearnerApplication() override;
 
@@ -305,6 +312,7 @@ class LearnerApplication : public Application
     uint32_t m_initialCwnd;
     Time m_minRto;
     Time m_delAckTimeout;
+    TcpProfile m_tcpProfile;
     uint64_t m_maxPayloadBytes;
     RoundMode m_mode;
     Time m_evalInterval;

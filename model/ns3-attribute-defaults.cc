@@ -59,6 +59,7 @@ Ns3AttributesSetByDlsim()
         {"ns3::LearnerApplication::TcpBufferSize", "tcp.buffer"},
         {"ns3::LearnerApplication::TcpInitialCwnd", "tcp.initial_cwnd"},
         {"ns3::LearnerApplication::TcpMinRto", "tcp.min_rto"},
+        {"ns3::LearnerApplication::TcpProfile", "tcp.profile"},
         {"ns3::LearnerApplication::Seed", "seed"},
         {"ns3::LearnerApplication::LearnerId", "(set per learner)"},
         {"ns3::LearnerApplication::ComputeTime", "compute.*"},

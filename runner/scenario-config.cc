@@ -160,12 +160,18 @@ SetupKeys()
         {"tcp.segment_size", "0", "TCP MSS in bytes; 0: MTU - 52 (IP, TCP and timestamp headers)"},
         {"tcp.buffer", "4194304", "TCP send and receive buffer in bytes"},
         {"tcp.initial_cwnd", "10", "TCP initial congestion window in segments"},
+        {"tcp.profile",
+         "ns3",
+         "TCP: ns3 (ns-3's own TCP as it is) or linux (Linux's loss recovery: RACK-TLP, Linux's "
+         "RTO formula and quick ACKs; see Timing fidelity in the doc)"},
         {"tcp.min_rto",
-         "1s",
-         "TCP minimum retransmission timeout (RFC 6298's 1 s, ns-3's default; Linux uses 200 ms)"},
+         "auto",
+         "TCP minimum retransmission timeout; auto: the profile's (ns3: 1 s, RFC 6298's; linux: "
+         "200 ms, added to the smoothed RTT as Linux does)"},
         {"tcp.delayed_ack",
-         "200ms",
-         "longest TCP ACK delay (ns-3's default; Linux's is 40 ms); must stay below tcp.min_rto"},
+         "auto",
+         "longest TCP ACK delay; auto: the profile's (ns3: 200 ms; linux: 40 ms); must stay "
+         "below tcp.min_rto"},
         {"compute.model", "flops", "flops, fixed or measured (measured is not reproducible)"},
         {"compute.device_gflops",
          "10",

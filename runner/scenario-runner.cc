@@ -225,6 +225,7 @@ struct ScenarioPlan
     bool sameInit = true;
     Time stallTimeout;
     Time timeLimit;
+    std::string tcpProfile;
     Time minRto;
     Time delayedAck;
     uint32_t threads = 1;
@@ -358,20 +359,28 @@ ReadPlan(const ScenarioConfig& c)
     // TCP's buffers: ns-3 keeps a socket's window in 32 bits and scales it by at most 2^14.
     c.GetUint("tcp.buffer", 1024, 1u << 30);
     c.GetUint("tcp.initial_cwnd", 1, 65535);
-    const double minRto = ParseSeconds("tcp.min_rto", c.GetString("tcp.min_rto"));
+    // The profile chooses the socket and the timers' defaults (auto); explicit timers win.
+    plan.tcpProfile = c.GetChoice("tcp.profile", {"ns3", "linux"});
+    const bool linuxTcp = plan.tcpProfile == "linux";
+    const auto timer = [&c](const std::string& key, const std::string& profileDefault)
+    {
+        const std::string& text = c.GetString(key);
+        return text == "auto" ? std::make_pair(ParseSeconds(key, profileDefault),
+                                               "auto (" + profileDefault + ")")
+                              : std::make_pair(ParseSeconds(key, text), text);
+    };
+    const auto [minRto, minRtoText] = timer("tcp.min_rto", linuxTcp ? "200ms" : "1s");
     if (minRto < 1e-3 || minRto > 60)
     {
-        throw ScenarioError("tcp.min_rto: must be between 1ms and 60s, got '"
-                            + c.GetString("tcp.min_rto") + "'");
+        throw ScenarioError("tcp.min_rto: must be between 1ms and 60s, got '" + minRtoText + "'");
     }
     plan.minRto = Seconds(minRto);
-    const double delayedAck = ParseSeconds("tcp.delayed_ack", c.GetString("tcp.delayed_ack"));
+    const auto [delayedAck, delayedAckText] = timer("tcp.delayed_ack", linuxTcp ? "40ms" : "200ms");
     if (delayedAck >= minRto)
     {
         // The sender would time out on every message whose last ACK the receiver holds back.
-        throw ScenarioError("tcp.delayed_ack (" + c.GetString("tcp.delayed_ack")
-                            + ") must be shorter than tcp.min_rto (" + c.GetString("tcp.min_rto")
-                            + ")");
+        throw ScenarioError("tcp.delayed_ack (" + delayedAckText + ") must be shorter than "
+                            + "tcp.min_rto (" + minRtoText + ")");
     }
     plan.delayedAck = Seconds(delayedAck);
     plan.out = c.GetString("out");
@@ -673,6 +682,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     learners.SetAttribute("TcpSegmentSize", UintegerValue(plan.segmentSize));
     learners.SetAttribute("TcpBufferSize", UintegerValue(c.GetUint("tcp.buffer")));
     learners.SetAttribute("TcpInitialCwnd", UintegerValue(c.GetUint("tcp.initial_cwnd")));
+    learners.SetAttribute("TcpProfile", StringValue(plan.tcpProfile));
     learners.SetAttribute("TcpMinRto", TimeValue(plan.minRto));
     learners.SetAttribute("TcpDelAckTimeout", TimeValue(plan.delayedAck));
     learners.SetWorkerThreads(plan.threads);
