@@ -174,6 +174,28 @@ TEST(Failure, AStalledNetworkEndsWithAClearError)
     fs::remove_all(out);
 }
 
+// The automatic watchdog: a run that sends nothing (a TCP window below one segment) stops after
+// 120 s of simulated time, while rounds of 150 s of compute, during which nothing arrives,
+// do not look stalled.
+TEST(Failure, TheAutomaticWatchdogTellsAStallFromALongComputation)
+{
+    std::string out = Folder("auto-stall");
+    std::string output;
+    EXPECT_EQ(RunCommand(kRun + kSmall + " --rounds=2 --ns3.ns3::TcpSocketBase::MaxWindowSize=1"
+                             + " --out=" + out,
+                         output),
+              1)
+        << output;
+    EXPECT_NE(output.find("run stopped at 120 s"), std::string::npos) << output;
+    EXPECT_NE(output.find("run.stall_timeout = auto"), std::string::npos) << output;
+    EXPECT_EQ(RunCommand(kRun + kSmall + " --rounds=2 --compute.model=fixed"
+                             + " --compute.step_seconds=50 --local_steps=3 --overwrite --out=" + out,
+                         output),
+              0)
+        << output;
+    fs::remove_all(out);
+}
+
 // A lock left by a process that is gone, or whose pid now belongs to another process, does not
 // block the folder; a folder that cannot be created says why.
 TEST(Failure, StaleLocksAreTakenOverAndFolderErrorsSayWhy)
