@@ -20,7 +20,6 @@
 #include "random-variable-spec.h"
 
 #include <algorithm>
-#include <iomanip>
 #include <sstream>
 
 namespace ns3
@@ -80,9 +79,8 @@ CrossTrafficHelper::Install(const Underlay& underlay, const std::vector<std::str
         {
             // Its queue would stay full for good: the learners' TCP starves and no round ends.
             std::ostringstream text;
-            text << std::setprecision(4) << "cross.rate: " << m_rateBps / 1e6
-                 << " Mbit/s of cbr traffic is not below the " << link.bandwidthBps / 1e6
-                 << " Mbit/s of link " << link.from << " -> " << link.to << " (" << link.role
+            text << "cross.rate: " << RateText(m_rateBps) << " of cbr traffic is not below the "
+                 << RateText(link.bandwidthBps) << " of link " << link.from << " -> " << link.to << " (" << link.role
                  << "), which it would fill for good; give a lower rate, "
                  << "or onoff traffic";
             throw ConfigValueError(text.str());

@@ -11,7 +11,9 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <iomanip>
 #include <map>
+#include <sstream>
 
 namespace ns3
 {
@@ -326,6 +328,14 @@ ConstantValueOf(Ptr<RandomVariableStream> variable)
 {
     Ptr<ConstantRandomVariable> constant = DynamicCast<ConstantRandomVariable>(variable);
     return constant ? constant->GetConstant() : std::nan("");
+}
+
+std::string
+RateText(double bps)
+{
+    std::ostringstream s;
+    s << std::setprecision(4) << bps / 1e6 << " Mbit/s";
+    return s.str();
 }
 
 } // namespace ns3

@@ -61,6 +61,9 @@ constexpr double kTimeSlack = 1e-9;
 /// kMaxDataRateBps.
 void CheckDataRateBps(const std::string& where, double bps);
 
+/// A rate for people, in Mbit/s with four significant digits, e.g. "10 Mbit/s".
+std::string RateText(double bps);
+
 /// Throws ConfigValueError, "<where>: latency ... s ...", unless 0 <= seconds <=
 /// kMaxLatencySeconds.
 void CheckLatencySeconds(const std::string& where, double seconds);

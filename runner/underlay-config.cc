@@ -212,14 +212,6 @@ CheckRolesExist(const std::string& key,
                            + ")");
 }
 
-std::string
-RateText(double bps)
-{
-    std::ostringstream s;
-    s << std::setprecision(4) << bps / 1e6 << " Mbit/s";
-    return s.str();
-}
-
 } // namespace
 
 const std::vector<std::string>&
