@@ -16,7 +16,7 @@
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("LinuxCubic");
+NS_LOG_COMPONENT_DEFINE("DlsimLinuxCubic");
 
 NS_OBJECT_ENSURE_REGISTERED(LinuxCubic);
 

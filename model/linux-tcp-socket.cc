@@ -6,6 +6,7 @@
 #include "linux-tcp-socket.h"
 
 #include "linux-cubic.h"
+#include "linux-prr-recovery.h"
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/log.h"
@@ -18,6 +19,7 @@
 #include "ns3/tcp-l4-protocol.h"
 #include "ns3/tcp-option-sack.h"
 #include "ns3/tcp-option-ts.h"
+#include "ns3/tcp-prr-recovery.h"
 #include "ns3/tcp-recovery-ops.h"
 #include "ns3/tcp-tx-buffer.h"
 #include "ns3/type-id.h"
@@ -28,7 +30,7 @@
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("LinuxTcpSocket");
+NS_LOG_COMPONENT_DEFINE("DlsimLinuxTcpSocket");
 
 NS_OBJECT_ENSURE_REGISTERED(LinuxTcpSocket);
 
@@ -76,6 +78,13 @@ LinuxTcpSocket::GetTypeId()
                             BooleanValue(true),
                             MakeBooleanAccessor(&LinuxTcpSocket::m_linuxCubic),
                             MakeBooleanChecker())
+              .AddAttribute("LinuxPrr",
+                            "Where the TCP's recovery is ns-3's TcpPrrRecovery, use "
+                            "LinuxPrrRecovery (Linux's arithmetic, whose slow-start reduction "
+                            "bound refills a window that lost most of its segments) instead.",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&LinuxTcpSocket::m_linuxPrr),
+                            MakeBooleanChecker())
               .AddAttribute("SlowStartAfterIdle",
                             "Linux's tcp_slow_start_after_idle: new data after more than an RTO "
                             "without sending halves the window per RTO idle, down to the initial "
@@ -98,7 +107,7 @@ LinuxTcpSocket::LinuxTcpSocket() = default;
 LinuxTcpSocket::LinuxTcpSocket(const LinuxTcpSocket& sock)
     : TcpSocketBase(sock), m_rackEnabled(sock.m_rackEnabled), m_tlpEnabled(sock.m_tlpEnabled),
       m_quickAcks(sock.m_quickAcks), m_probeAckDelay(sock.m_probeAckDelay),
-      m_probeSlack(sock.m_probeSlack), m_linuxCubic(sock.m_linuxCubic),
+      m_probeSlack(sock.m_probeSlack), m_linuxCubic(sock.m_linuxCubic), m_linuxPrr(sock.m_linuxPrr),
       m_restartAfterIdle(sock.m_restartAfterIdle)
 {
     // Only the configuration is copied: the accepted connection starts with no state.
@@ -141,7 +150,9 @@ LinuxTcpSocket::Create(Ptr<Node> node)
                           ? LinuxCubic::GetTypeId()
                           : congestionType.Get());
     socket->SetCongestionControlAlgorithm(factory.Create<TcpCongestionOps>());
-    factory.SetTypeId(recoveryType.Get());
+    factory.SetTypeId(socket->m_linuxPrr && recoveryType.Get() == TcpPrrRecovery::GetTypeId()
+                          ? LinuxPrrRecovery::GetTypeId()
+                          : recoveryType.Get());
     socket->SetRecoveryAlgorithm(factory.Create<TcpRecoveryOps>());
     tcp->AddSocket(socket);
     return socket;
@@ -244,7 +255,7 @@ LinuxTcpSocket::RecordTransmission(SequenceNumber32 seq, uint32_t size, bool isN
     const Time now = Simulator::Now();
     if (isNew)
     {
-        m_segments.push_back(Segment{seq, size, now, false, false, false});
+        m_segments.push_back(Segment{seq, size, now, ++m_xmitCount, false, false, false});
         Account(m_segments.back(), 1);
         return;
     }
@@ -262,7 +273,7 @@ LinuxTcpSocket::RecordTransmission(SequenceNumber32 seq, uint32_t size, bool isN
     }
     m_segments.erase(m_segments.begin() + static_cast<std::ptrdiff_t>(first) + 1,
                      m_segments.begin() + static_cast<std::ptrdiff_t>(end));
-    m_segments[first] = Segment{seq, size, now, true, false, false};
+    m_segments[first] = Segment{seq, size, now, ++m_xmitCount, true, false, false};
     Account(m_segments[first], 1);
 }
 
@@ -359,12 +370,14 @@ LinuxTcpSocket::RackUpdate(const Segment& segment)
     }
     m_rackRtt = rtt;
     const SequenceNumber32 end = segment.start + segment.size;
-    if (!m_rackValid || segment.xmitTs > m_rackXmitTs
-        || (segment.xmitTs == m_rackXmitTs && end > m_rackEndSeq))
+    // "Sent after" by the order of transmission, not RFC 8985's end_seq tie-break: Linux's
+    // nanosecond send stamps tell apart two sends of one call, a simulation's do not, and ns-3
+    // sends new data before this socket's retransmissions in the same instant; by sequence,
+    // the new segment's SACK would mark the retransmission behind it lost, again and again.
+    if (!m_rackValid || segment.xmitOrder > m_rackXmitOrder)
     {
         m_rackValid = true;
-        m_rackXmitTs = segment.xmitTs;
-        m_rackEndSeq = end;
+        m_rackXmitOrder = segment.xmitOrder;
         m_rackFromRetrans = segment.retransmitted;
     }
     // Sec. 6.2 step 3: an original transmission delivered below the highest delivered
@@ -429,11 +442,9 @@ LinuxTcpSocket::DetectLoss()
         {
             continue;
         }
-        const SequenceNumber32 end = segment.start + segment.size;
-        if (segment.xmitTs > m_rackXmitTs
-            || (segment.xmitTs == m_rackXmitTs && end >= m_rackEndSeq))
+        if (segment.xmitOrder >= m_rackXmitOrder)
         {
-            if (!segment.retransmitted && segment.xmitTs > m_rackXmitTs)
+            if (!segment.retransmitted)
             {
                 // First transmissions go out in sequence order, and a retransmission only
                 // after its first transmission: everything above was sent later still.
@@ -795,6 +806,45 @@ LinuxTcpSocket::BytesInFlight() const
     return inFlight;
 }
 
+uint32_t
+LinuxTcpSocket::AvailableWindow() const
+{
+    const uint32_t window = TcpSocketBase::AvailableWindow();
+    if (window == 0 || !m_rackEnabled || m_tcb->m_congState != TcpSocketState::CA_RECOVERY)
+    {
+        return window;
+    }
+    // In recovery, once no new data is left, ns-3 retransmits unSACKed segments that nothing
+    // judged lost (RFC 6675 NextSeg rules 3 and 4); Linux retransmits only what RACK (or ns-3's
+    // own duplicate-ACK count) marked lost. Those segments are still in flight: resent, they
+    // take the bottleneck from other flows (measured: 22 needless segments per loss at the end
+    // of a message on a shared 10 Mbit/s uplink). The window stays closed for them.
+    SequenceNumber32 next;
+    SequenceNumber32 high;
+    if (!m_txBuffer->NextSeg(&next, &high, true) || next >= m_tcb->m_highTxMark
+        || m_txBuffer->IsLost(next) || IsMarkedLost(next))
+    {
+        return window;
+    }
+    return 0;
+}
+
+bool
+LinuxTcpSocket::IsMarkedLost(SequenceNumber32 seq) const
+{
+    auto it = std::upper_bound(m_segments.begin(),
+                               m_segments.end(),
+                               seq,
+                               [](SequenceNumber32 s, const Segment& segment)
+                               { return s < segment.start; });
+    if (it == m_segments.begin())
+    {
+        return false;
+    }
+    --it;
+    return seq < it->start + it->size && it->lost;
+}
+
 LinuxCubic*
 LinuxTcpSocket::GetLinuxCubic()
 {
@@ -837,9 +887,12 @@ LinuxTcpSocket::Send(Ptr<Packet> p, uint32_t flags)
     // Linux's slow start after idle (tcp_cwnd_restart): the path may have changed while the
     // application sent nothing for longer than an RTO, so the window halves per RTO idle, down
     // to the initial window, and ssthresh keeps three quarters of the old window.
+    // Once per idle period: ns-3 transmits a write one time step later, so the writes of one
+    // instant all find nothing in flight (Linux transmits the first at once, which ends it).
     if (m_restartAfterIdle && m_segments.empty() && m_lastSend != Time::Min()
-        && m_tcb->m_congState == TcpSocketState::CA_OPEN)
+        && m_lastSend != m_idleRestarted && m_tcb->m_congState == TcpSocketState::CA_OPEN)
     {
+        m_idleRestarted = m_lastSend;
         Time idle = Simulator::Now() - m_lastSend;
         const uint32_t restart
             = std::min(GetInitialCwnd() * m_tcb->m_segmentSize, m_tcb->m_cWnd.Get());
@@ -851,6 +904,10 @@ LinuxTcpSocket::Send(Ptr<Packet> p, uint32_t flags)
             {
                 cwnd /= 2;
             }
+            NS_LOG_INFO(this << " idle " << (Simulator::Now() - m_lastSend).As(Time::MS) << " (RTO "
+                             << m_rto.Get().As(Time::MS) << ") restarts cwnd " << m_tcb->m_cWnd
+                             << " as " << std::max(cwnd, restart) << " ssthresh "
+                             << m_tcb->m_ssThresh);
             m_tcb->m_cWnd = std::max(cwnd, restart);
             m_tcb->m_cWndInfl = m_tcb->m_cWnd;
         }

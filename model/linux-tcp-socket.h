@@ -25,7 +25,8 @@ class Node;
  * loss at the end of a transfer (too few segments behind it for three SACKs) and a lost
  * retransmission both wait for the timeout, at least a second by default. Linux detects both
  * within about a round trip. This socket adds what makes the difference, and keeps everything
- * else of ns-3's TCP (congestion control, PRR, SACK scoreboard, Nagle, windows):
+ * else of ns-3's TCP (SACK scoreboard, Nagle, windows; the congestion control and PRR with
+ * Linux's arithmetic: LinuxCubic, LinuxPrrRecovery):
  *
  * - RACK (RFC 8985 sec. 6): a segment is lost when a segment sent after it was delivered and
  *   more than one RTT plus a reordering window has passed since it was sent. This finds lost
@@ -39,6 +40,9 @@ class Node;
  *   and the minimum RTO (Linux's rttvar floor; MinRto then means what Linux's rto_min means),
  *   and the receiver acknowledges the first segments of a connection, and those after an idle
  *   gap longer than its RTO, at once (Linux's quick-ACK mode) rather than delaying them.
+ * - Only what is lost is retransmitted: in recovery ns-3 also resends, once no new data is
+ *   left, unSACKed segments nobody judged lost (RFC 6675 NextSeg rules 3 and 4); Linux does
+ *   not, and neither does this socket (AvailableWindow).
  *
  * Bytes in flight are counted as Linux counts them (sent, less SACKed, less marked lost and not
  * yet retransmitted), from this socket's own per-segment scoreboard: ns-3's TcpTxBuffer keeps
@@ -95,6 +99,7 @@ class LinuxTcpSocket : public TcpSocketBase
     void NewAck(const SequenceNumber32& seq, bool resetRTO) override;
     void ReTxTimeout() override;
     uint32_t BytesInFlight() const override;
+    uint32_t AvailableWindow() const override;
     void DoDispose() override;
 
   private:
@@ -104,6 +109,7 @@ class LinuxTcpSocket : public TcpSocketBase
         SequenceNumber32 start; //!< first sequence number
         uint32_t size;          //!< bytes
         Time xmitTs;            //!< when last (re)transmitted
+        uint64_t xmitOrder;     //!< rank of that transmission among this socket's sends
         bool retransmitted;     //!< sent more than once: its RTT samples are ambiguous
         bool sacked;            //!< selectively acknowledged
         bool lost;              //!< marked lost and not retransmitted since
@@ -123,6 +129,12 @@ class LinuxTcpSocket : public TcpSocketBase
      *         beyond it
      */
     size_t SplitAt(SequenceNumber32 seq);
+    /**
+     * \brief Whether the scoreboard marks the segment holding seq lost.
+     * \param seq a sequence number
+     * \return true if an outstanding segment holds seq and is marked lost
+     */
+    bool IsMarkedLost(SequenceNumber32 seq) const;
     /**
      * \brief Take in a cumulative ACK and the SACK blocks of tcpHeader: drop what is
      * acknowledged, mark what is SACKed, and feed RACK with every newly delivered segment.
@@ -193,6 +205,7 @@ class LinuxTcpSocket : public TcpSocketBase
     Time m_probeAckDelay;     //!< PTO allowance for a delayed ACK when one segment is in flight
     Time m_probeSlack;        //!< PTO allowance otherwise (Linux: two jiffies)
     bool m_linuxCubic{true};  //!< replace TcpCubic by LinuxCubic
+    bool m_linuxPrr{true};    //!< replace TcpPrrRecovery by LinuxPrrRecovery
     bool m_restartAfterIdle{true}; //!< Linux's tcp_slow_start_after_idle
 
     // Scoreboard
@@ -205,8 +218,8 @@ class LinuxTcpSocket : public TcpSocketBase
 
     // RACK state (RFC 8985 sec. 6.1)
     bool m_rackValid{false};        //!< a segment was delivered since the connection began
-    Time m_rackXmitTs;              //!< RACK.xmit_ts
-    SequenceNumber32 m_rackEndSeq;  //!< RACK.end_seq
+    uint64_t m_rackXmitOrder{0};    //!< xmitOrder of the RACK segment (orders ties of xmit_ts)
+    uint64_t m_xmitCount{0};        //!< transmissions so far: the next one's xmitOrder
     Time m_rackRtt;                 //!< RACK.rtt
     Time m_rackMinRtt{Time::Max()}; //!< RACK.min_RTT
     SequenceNumber32 m_rackFack;    //!< highest delivered end sequence number (RACK.fack)
@@ -232,6 +245,7 @@ class LinuxTcpSocket : public TcpSocketBase
     uint32_t m_maxPacketsOut{0};      //!< largest flight in segments (Linux's max_packets_out)
     SequenceNumber32 m_maxPacketsSeq; //!< until this is ACKed, m_maxPacketsOut stands
     Time m_lastSend{Time::Min()};     //!< when data was last sent (Linux's lsndtime)
+    Time m_idleRestarted{Time::Min()}; //!< m_lastSend of the idle period last restarted from
 
     // Handshake RTT: Linux's minimum RTT includes it, and its small packets make it the
     // smallest; RACK's test for ambiguous retransmissions needs that floor.
