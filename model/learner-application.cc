@@ -146,25 +146,27 @@ LearnerApplication::GetTypeId()
                             MakeUintegerAccessor(&LearnerApplication::m_initialCwnd),
                             MakeUintegerChecker<uint32_t>(1))
               .AddAttribute("TcpMinRto",
-                            "TCP's minimum retransmission timeout (RFC 6298's 1 s, ns-3's own "
-                            "default; Linux uses 200 ms).",
-                            TimeValue(Seconds(1)),
+                            "TCP's minimum retransmission timeout (Linux's 200 ms, which "
+                            "TcpProfile linux adds to the smoothed RTT as Linux does; RFC "
+                            "6298's and ns-3's own default is 1 s).",
+                            TimeValue(MilliSeconds(200)),
                             MakeTimeAccessor(&LearnerApplication::m_minRto),
                             MakeTimeChecker(MilliSeconds(1)))
               .AddAttribute("TcpDelAckTimeout",
-                            "How long TCP may delay an ACK (ns-3's own default, 200 ms; Linux "
-                            "uses 40 ms). Must stay below TcpMinRto, or the sender times out "
+                            "How long TCP may delay an ACK (Linux's 40 ms; ns-3's own default "
+                            "is 200 ms). Must stay below TcpMinRto, or the sender times out "
                             "while the receiver still holds back the ACK of a message's last "
                             "segment.",
-                            TimeValue(MilliSeconds(200)),
+                            TimeValue(MilliSeconds(40)),
                             MakeTimeAccessor(&LearnerApplication::m_delAckTimeout),
                             MakeTimeChecker(Seconds(0)))
               .AddAttribute("TcpProfile",
-                            "Which TCP the sockets are: ns3 (ns-3's TcpSocketBase as it is) or "
-                            "linux (LinuxTcpSocket: RACK-TLP loss recovery, Linux's RTO formula "
-                            "and quick ACKs). Connections accepted by a learner take the "
-                            "listener's.",
-                            EnumValue(LearnerApplication::TCP_NS3),
+                            "Which TCP the sockets are: linux (LinuxTcpSocket: RACK-TLP loss "
+                            "recovery, Linux's PRR, RTO formula, quick ACKs, CUBIC and restart "
+                            "after idle) or ns3 (ns-3's TcpSocketBase as it is; set TcpMinRto "
+                            "1 s and TcpDelAckTimeout 200 ms for ns-3's own timers). "
+                            "Connections accepted by a learner take the listener's.",
+                            EnumValue(LearnerApplication::TCP_LINUX),
                             MakeEnumAccessor(&LearnerApplication::m_tcpProfile),
                             MakeEnumChecker(LearnerApplication::TCP_NS3,
                                             "ns3",

@@ -154,6 +154,9 @@ LinuxTcpSocket::Create(Ptr<Node> node)
                           ? LinuxPrrRecovery::GetTypeId()
                           : recoveryType.Get());
     socket->SetRecoveryAlgorithm(factory.Create<TcpRecoveryOps>());
+    // Linux's first SYN timeout is TCP_TIMEOUT_INIT, 1 s (RFC 6298), doubled per retry;
+    // ns-3's ConnTimeout is RFC 2988's 3 s.
+    socket->SetAttribute("ConnTimeout", TimeValue(Seconds(1)));
     tcp->AddSocket(socket);
     return socket;
 }

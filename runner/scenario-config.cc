@@ -161,9 +161,10 @@ SetupKeys()
         {"tcp.buffer", "4194304", "TCP send and receive buffer in bytes"},
         {"tcp.initial_cwnd", "10", "TCP initial congestion window in segments"},
         {"tcp.profile",
-         "ns3",
-         "TCP: ns3 (ns-3's own TCP as it is) or linux (Linux's loss recovery: RACK-TLP, Linux's "
-         "RTO formula and quick ACKs; see Timing fidelity in the doc)"},
+         "linux",
+         "TCP: linux (Linux's loss recovery: RACK-TLP, PRR, Linux's RTO formula, quick ACKs, "
+         "CUBIC and slow start after idle; within 10% of the Linux kernel, see Timing fidelity "
+         "in the doc) or ns3 (ns-3 3.37's own TCP as it is, the default before)"},
         {"tcp.min_rto",
          "auto",
          "TCP minimum retransmission timeout; auto: the profile's (ns3: 1 s, RFC 6298's; linux: "

@@ -233,9 +233,10 @@ TEST(Underlay, AHostsMessagesShareItsUplink)
     EXPECT_LE(last, high * 1.01);
     // Dedicated links: one message's time, not d (plus the ACKs of the neighbour's message,
     // which come the other way on the same link, and up to 5% for TCP's start while each
-    // side's ACKs wait behind the other side's data).
+    // side's ACKs wait behind the other side's data; 1% more for Linux's HyStart, which leaves
+    // slow start a little before the link is full: measured 0.3742 s against 0.3718 s).
     EXPECT_GE(lastDirect, WireBytes(m) * 8 / up + 0.004);
-    EXPECT_LE(lastDirect, ((WireBytes(m) + AckBytes(m)) * 8 / up + 0.004) * 1.05);
+    EXPECT_LE(lastDirect, ((WireBytes(m) + AckBytes(m)) * 8 / up + 0.004) * 1.06);
     // Fair shares: with the uplink split evenly, no flow finishes much before the others.
     EXPECT_GE(first, 0.85 * last) << "flows sharing the uplink got unequal shares";
 }
@@ -568,14 +569,14 @@ TEST(Underlay, StaticRoutesAreGlobalRoutingsRoutes)
     }
 }
 
-// The direct network with the queue and TCP timeout it always had (100000 packets, ns-3's
-// minimum RTO of 1 s) reproduces, byte for byte,
+// The direct network with the queue and TCP it always had (100000 packets, ns-3's own TCP
+// with its minimum RTO of 1 s) reproduces, byte for byte,
 // the results the module wrote before underlays existed (stored in test/data/golden-direct).
 TEST(Underlay, DirectNetworkWithTheOldQueueReproducesEarlierResults)
 {
     const std::string common = " --nodes=6 --rounds=6 --dataset=synthetic --model=mlp --degree=2"
-                               " --lr=0.05 --eval.every=3 --link.queue=100000p --tcp.min_rto=1s"
-                               " --tcp.delayed_ack=200ms --no-plot";
+                               " --lr=0.05 --eval.every=3 --link.queue=100000p --tcp.profile=ns3"
+                               " --no-plot";
     const std::map<std::string, std::string> runs = {
         {"dpsgd",
          " --link.bandwidth='ns3::UniformRandomVariable[Min=1|Max=20]'"
