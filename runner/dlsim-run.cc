@@ -6,6 +6,7 @@
  * Runs a scenario and writes its run directory; a scenario with grid axes runs every point,
  * N at a time in separate processes, skipping points already complete.
  */
+#include "capture-config.h"
 #include "dataset.h"
 #include "external-command.h"
 #include "overlay-graph.h"
@@ -261,7 +262,19 @@ IsComplete(const GridPoint& point)
     }
     std::ostringstream ini;
     point.config.WriteIni(ini);
-    return SameConfiguration(ReadFile(out + "/config.ini"), ini.str());
+    if (!SameConfiguration(ReadFile(out + "/config.ini"), ini.str()))
+    {
+        return false;
+    }
+    // Captures do not change results, but a point asked for them is not done without them.
+    if (const std::string missing = CaptureConfig::MissingFiles(point.config, out);
+        !missing.empty())
+    {
+        std::cout << "dlsim: note: " << out << " has " << missing << "; running it again"
+                  << std::endl;
+        return false;
+    }
+    return true;
 }
 
 int

@@ -4,6 +4,7 @@
  */
 #include "result-files.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -80,6 +81,42 @@ WriteFileAtomically(const std::string& path, const std::string& contents)
     }
 }
 
+void
+CommitPartialFile(const std::string& path)
+{
+    const std::string partial = path + ".partial";
+    int fd = ::open(partial.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+    {
+        Fail(partial, errno);
+    }
+    // fsync through any descriptor of the file writes what its writer left in the page cache.
+    if (::fsync(fd) != 0)
+    {
+        int error = errno;
+        ::close(fd);
+        Fail(partial, error);
+    }
+    ::close(fd);
+    if (::rename(partial.c_str(), path.c_str()) != 0)
+    {
+        Fail(path, errno);
+    }
+}
+
+std::string
+SafeFileName(const std::string& text)
+{
+    std::string out;
+    for (char ch : text)
+    {
+        bool keep = std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-'
+                    || ch == '=' || ch == '+';
+        out += keep ? ch : '-';
+    }
+    return out;
+}
+
 StreamedFile::StreamedFile(const std::string& path, const std::string& header) : m_path(path)
 {
     const std::string partial = path + ".partial";
@@ -130,21 +167,13 @@ void
 StreamedFile::Commit()
 {
     Flush();
-    const std::string partial = m_path + ".partial";
-    if (::fsync(m_fd) != 0)
-    {
-        Fail(partial, errno);
-    }
     int fd = m_fd;
     m_fd = -1;
     if (::close(fd) != 0)
     {
-        Fail(partial, errno);
+        Fail(m_path + ".partial", errno);
     }
-    if (::rename(partial.c_str(), m_path.c_str()) != 0)
-    {
-        Fail(m_path, errno);
-    }
+    CommitPartialFile(m_path);
 }
 
 } // namespace ns3

@@ -31,6 +31,15 @@ class ResultFileError : public std::runtime_error
 void WriteFileAtomically(const std::string& path, const std::string& contents);
 
 /**
+ * Make PATH.partial, a file written during the run and closed by its writer (a pcap file ns-3
+ * wrote), the complete file PATH: flushed to disk, then renamed. Throws ResultFileError.
+ */
+void CommitPartialFile(const std::string& path);
+
+/// `text` as a file name: characters other than letters, digits and ".-=+" become "-".
+std::string SafeFileName(const std::string& text);
+
+/**
  * A file written while the run goes on (rounds.csv, eval.csv, curve.csv): lines are buffered
  * and written to PATH.partial at every Flush (each evaluation), so an interrupted run keeps
  * what it computed, and the name says it is incomplete; Commit flushes to disk and renames it

@@ -4,6 +4,7 @@
  */
 #include "run-folder.h"
 
+#include "capture-config.h"
 #include "result-files.h"
 #include "results-writer.h"
 
@@ -287,7 +288,12 @@ RunResultFiles()
                                                    "eval.csv.partial",
                                                    "curve.csv.partial",
                                                    "links.csv",
-                                                   "partition.csv"};
+                                                   "partition.csv",
+                                                   CaptureConfig::FlowMonitorXml(),
+                                                   CaptureConfig::FlowsCsvName(),
+                                                   CaptureConfig::FlowMonitorXml() + ".partial",
+                                                   CaptureConfig::FlowsCsvName() + ".partial",
+                                                   CaptureConfig::Folder()};
     return files;
 }
 
@@ -325,7 +331,7 @@ PrepareRunFolder(const std::string& folder, const std::string& ini, bool overwri
     for (const auto& file : RunResultFiles())
     {
         std::error_code ignored;
-        std::filesystem::remove(folder + "/" + file, ignored);
+        std::filesystem::remove_all(folder + "/" + file, ignored); // capture/ is a folder
     }
 }
 

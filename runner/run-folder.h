@@ -75,7 +75,7 @@ bool HasCompleteResults(const std::string& folder);
 /// Whether two config.ini texts set the same keys to the same values (comments aside).
 bool SameConfiguration(const std::string& a, const std::string& b);
 
-/// The files a run writes (without plots/): what PrepareRunFolder clears.
+/// The files a run writes (without plots/; capture/ is a folder): what PrepareRunFolder clears.
 const std::vector<std::string>& RunResultFiles();
 
 } // namespace ns3

@@ -132,7 +132,29 @@ SetupKeys()
         {"trace.window", "100ms", "Mahimahi traces: window over which opportunities become a rate"},
         {"trace.links",
          "up",
-         "links that follow trace.file: list of all, up, down, access, core, wan, direct"},
+         "links that follow trace.file: list of link roles (all, up, down, access, core, wan, "
+         "router, direct) and link directions FROM:TO named as in links.csv (e.g. 3:core)"},
+        {"capture.pcap",
+         "[]",
+         "pcap captures (for Wireshark or tshark) of these link directions, chosen as "
+         "trace.links chooses (e.g. [up, wan] or [3:core]): one file capture/FROM_TO.pcap per "
+         "direction with the PPP frames the device at FROM sends and receives, as tcpdump on "
+         "that interface would; results do not depend on it"},
+        {"capture.ascii",
+         "[]",
+         "ns-3 ASCII traces of these link directions (chosen as capture.pcap): one file "
+         "capture/FROM_TO.tr per direction, a line per packet the device at FROM enqueues (+), "
+         "sends (-), drops (d) or receives (r), with its headers"},
+        {"capture.snaplen",
+         "0",
+         "bytes of each packet kept in capture.pcap files, at most 262144; 0: whole packets "
+         "(the model payloads too: a capture is as large as the traffic; 96 keeps the PPP, IP "
+         "and TCP headers)"},
+        {"capture.flowmon",
+         "false",
+         "install ns-3's FlowMonitor on every node and write flowmon.xml (its statistics, "
+         "histograms and probes) and flows.csv (per flow: ends, packets, bytes, throughput, "
+         "mean delay and jitter, lost packets) when the run finishes"},
         {"access.up",
          "10Mbps",
          "network = access/regions: host uplink rate, or an ns-3 random variable in Mbit/s"},
@@ -258,8 +280,9 @@ AddRegistered(std::vector<ScenarioKey>& keys, const std::string& name, const std
 bool
 ChangesResults(const std::string& key)
 {
+    // Captures only watch the packets: a run with them computes the same bytes.
     return key != "out" && key != "run.threads" && key != "run.stall_timeout"
-           && key != "run.time_limit";
+           && key != "run.time_limit" && key.rfind("capture.", 0) != 0;
 }
 
 const std::vector<ScenarioKey>&

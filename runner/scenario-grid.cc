@@ -4,9 +4,9 @@
  */
 #include "scenario-grid.h"
 
+#include "result-files.h"
 #include "value-text.h"
 
-#include <cctype>
 #include <set>
 
 namespace ns3
@@ -55,24 +55,6 @@ GridAxes(const ScenarioConfig& config)
     return axes;
 }
 
-namespace
-{
-
-std::string
-FolderSafe(const std::string& text)
-{
-    std::string out;
-    for (char ch : text)
-    {
-        bool keep = std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-'
-                    || ch == '=' || ch == '+';
-        out += keep ? ch : '-';
-    }
-    return out;
-}
-
-} // namespace
-
 std::vector<GridPoint>
 ExpandGrid(const ScenarioConfig& config)
 {
@@ -105,7 +87,7 @@ ExpandGrid(const ScenarioConfig& config)
             const std::string& v = values[a][index[a]];
             point.values.emplace_back(axes[a], v);
             point.config.Set(axes[a], v);
-            point.name += (a ? "_" : "") + FolderSafe(axes[a] + "=" + v);
+            point.name += (a ? "_" : "") + SafeFileName(axes[a] + "=" + v);
         }
         if (!names.insert(point.name).second)
         {

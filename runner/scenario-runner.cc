@@ -5,6 +5,7 @@
 #include "scenario-runner.h"
 
 #include "algorithm-registry.h"
+#include "capture-config.h"
 #include "choco-tuning.h"
 #include "compute-time-model.h"
 #include "csv-rows.h"
@@ -211,6 +212,8 @@ struct ScenarioPlan
     SharingConfig sharing;
     uint32_t segmentSize = 0;
     std::unique_ptr<UnderlayConfig> underlay;
+    /// Declared before RunScenario's SimulatorCleanup, so that it outlives the devices.
+    std::unique_ptr<CaptureConfig> capture;
     std::unique_ptr<ComputeTimeModel> compute;
     std::string roundMode;
     Time roundTimeout;
@@ -313,6 +316,7 @@ ReadPlan(const ScenarioConfig& c)
                             + " with 52 bytes of IP and TCP headers");
     }
     plan.underlay = std::make_unique<UnderlayConfig>(c, plan.nodes, mtu);
+    plan.capture = std::make_unique<CaptureConfig>(c, *plan.underlay);
     plan.compute
         = std::make_unique<ComputeTimeModel>(c.GetString("compute.model"),
                                              c.GetString("compute.device_gflops"),
@@ -529,6 +533,7 @@ CheckScenario(const ScenarioConfig& c)
     hosts.Create(plan.nodes);
     Underlay underlay = plan.underlay->Install(hosts, graph, 1);
     FaultHelper(plan.faults).Check(underlay);
+    plan.capture->Check(underlay);
 }
 
 RunSummary
@@ -563,6 +568,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     Underlay underlay = plan.underlay->Install(hosts, graph, 1, &log);
     FaultHelper faults(plan.faults);
     faults.Check(underlay);
+    plan.capture->Check(underlay);
     SetRunStep("preparing the run folder");
     std::ostringstream ini;
     c.WriteIni(ini);
@@ -700,6 +706,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
         << " with " << plan.training.model << "; results in " << out << std::endl;
     WireByteCounter wire;
     wire.Install(hosts);
+    plan.capture->Install(underlay, out, log);
     SetRunStep("running the simulation");
     Simulator::Run();
     SetRunStep("writing the results");
@@ -715,6 +722,15 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
         }
         std::ostringstream at;
         at << Simulator::Now().GetSeconds();
+        try
+        {
+            plan.capture->KeepPartial();
+        }
+        catch (const ResultFileError& e)
+        {
+            log << "note: the captures of the stopped run are incomplete: " << e.what()
+                << std::endl;
+        }
         Simulator::Destroy();
         throw std::runtime_error("run stopped at " + at.str() + " s of simulated time: " + why
                                  + "; what it computed until then is in " + out + "/*.csv.partial");
@@ -732,6 +748,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     summary.resolved = resolved;
     summary.roundMode = plan.roundMode;
     linkUsage.WriteCsv(out + "/links.csv", summary.simulatedSeconds);
+    plan.capture->Commit();
     Simulator::Destroy();
     WriteRunSummary(summary, out);
     return summary;

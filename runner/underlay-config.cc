@@ -78,37 +78,6 @@ ReadRegions(const ScenarioConfig& c)
     return FirstRegions(all, static_cast<uint32_t>(c.GetUint("regions.count", 0, 100000)));
 }
 
-/// The link roles a rate trace applies to (trace.links), each checked.
-std::vector<std::string>
-TraceRoles(const ScenarioConfig& c)
-{
-    static const std::vector<std::string> known
-        = {"all", "up", "down", "access", "core", "wan", "direct"};
-    std::vector<std::string> roles = c.GetList("trace.links");
-    for (const auto& role : roles)
-    {
-        if (std::find(known.begin(), known.end(), role) == known.end())
-        {
-            throw ConfigValueError("trace.links: '" + ShownText(role)
-                                   + "' is not one of all, up, down, access, core, wan, direct");
-        }
-    }
-    return roles;
-}
-
-bool
-RoleMatches(const std::vector<std::string>& roles, const std::string& role)
-{
-    for (const auto& r : roles)
-    {
-        if (r == "all" || r == role || (r == "access" && (role == "up" || role == "down")))
-        {
-            return true;
-        }
-    }
-    return false;
-}
-
 std::optional<RateTrace>
 ReadTrace(const ScenarioConfig& c)
 {
@@ -192,6 +161,20 @@ RolesOf(const ScenarioConfig& c, const std::string& network)
     return roles;
 }
 
+/// Whether role items (all, access, a role) cover links of role `role`.
+bool
+RoleMatches(const std::vector<std::string>& roles, const std::string& role)
+{
+    for (const auto& r : roles)
+    {
+        if (r == "all" || r == role || (r == "access" && (role == "up" || role == "down")))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 /// Throws unless some link of `roles` matches `wanted` (as RoleMatches decides).
 void
 CheckRolesExist(const std::string& key,
@@ -221,16 +204,100 @@ KnownNetworks()
     return names;
 }
 
+LinkSelection::LinkSelection(const ScenarioConfig& c,
+                             const std::string& key,
+                             const std::string& network)
+    : m_key(key), m_network(network)
+{
+    static const std::vector<std::string> known
+        = {"all", "up", "down", "access", "core", "wan", "router", "direct"};
+    for (const auto& item : c.GetList(key))
+    {
+        if (std::find(known.begin(), known.end(), item) != known.end())
+        {
+            m_roles.push_back(item);
+            continue;
+        }
+        // Router names may hold dashes ("eu-west"), so the ends are split at a colon, as
+        // faults.links splits them.
+        const size_t colon = item.find(':');
+        if (colon == std::string::npos || colon == 0 || colon + 1 == item.size()
+            || item.find(':', colon + 1) != std::string::npos)
+        {
+            throw ConfigValueError(key + ": '" + ShownText(item)
+                                   + "' is neither a link role (all, up, down, access, core, wan, "
+                                     "router, direct) nor a link direction FROM:TO named as in "
+                                     "links.csv (e.g. 3:core)");
+        }
+        m_directions.emplace_back(item.substr(0, colon), item.substr(colon + 1));
+    }
+}
+
+bool
+LinkSelection::Empty() const
+{
+    return m_roles.empty() && m_directions.empty();
+}
+
+bool
+LinkSelection::Selects(const UnderlayLink& link) const
+{
+    for (const auto& [from, to] : m_directions)
+    {
+        if (link.from == from && link.to == to)
+        {
+            return true;
+        }
+    }
+    return RoleMatches(m_roles, link.role);
+}
+
+void
+LinkSelection::CheckRoles(const std::vector<std::string>& roles) const
+{
+    if (m_directions.empty())
+    {
+        CheckRolesExist(m_key, m_roles, roles, m_network);
+    }
+}
+
+void
+LinkSelection::Check(const Underlay& underlay) const
+{
+    for (const auto& [from, to] : m_directions)
+    {
+        auto named = [&from = from, &to = to](const UnderlayLink& l)
+        {
+            return l.from == from && l.to == to;
+        };
+        if (std::none_of(underlay.links.begin(), underlay.links.end(), named))
+        {
+            throw ConfigValueError(m_key + ": network " + m_network + " has no link direction "
+                                   + ShownText(from) + ":" + ShownText(to)
+                                   + " (FROM:TO, named as the from and to columns of links.csv)");
+        }
+    }
+    std::vector<std::string> roles;
+    for (const UnderlayLink& link : underlay.links)
+    {
+        if (std::find(roles.begin(), roles.end(), link.role) == roles.end())
+        {
+            roles.push_back(link.role);
+        }
+    }
+    CheckRoles(roles);
+}
+
 UnderlayConfig::UnderlayConfig(const ScenarioConfig& c, uint32_t learners, uint32_t mtu)
     : m_config(c), m_learners(learners), m_network(c.GetChoice("network", KnownNetworks()))
 {
     // Every key of the chosen underlay is parsed now; files are read here too, so a bad one is
     // reported before the dataset loads.
     ReadLinkBehaviour(c, mtu);
-    TraceRoles(c);
+    LinkSelection traced(c, "trace.links", m_network);
     if (ReadTrace(c))
     {
-        CheckRolesExist("trace.links", TraceRoles(c), RolesOf(c, m_network), m_network);
+        traced.CheckRoles(RolesOf(c, m_network));
     }
     if (ReadCrossTraffic(c))
     {
@@ -359,25 +426,30 @@ UnderlayConfig::Install(NodeContainer learners,
     }
     if (std::optional<RateTrace> trace = ReadTrace(m_config))
     {
-        const std::vector<std::string> roles = TraceRoles(m_config);
-        uint32_t applied = 0;
+        const LinkSelection traced = ReadSelection("trace.links");
+        traced.Check(underlay);
         for (UnderlayLink& link : underlay.links)
         {
-            if (RoleMatches(roles, link.role))
+            if (traced.Selects(link))
             {
                 RateTraceHelper().Install(DynamicCast<PointToPointNetDevice>(link.device), *trace);
                 link.bandwidthBps = trace->GetMeanRateBps();
                 link.trace = m_config.GetString("trace.file");
-                ++applied;
             }
-        }
-        if (applied == 0)
-        {
-            throw ConfigValueError("trace.links: no link of network " + m_network + " has role "
-                                   + m_config.GetString("trace.links"));
         }
     }
     return underlay;
+}
+
+LinkSelection
+UnderlayConfig::ReadSelection(const std::string& key) const
+{
+    LinkSelection selection(m_config, key, m_network);
+    if (!selection.Empty())
+    {
+        selection.CheckRoles(RolesOf(m_config, m_network));
+    }
+    return selection;
 }
 
 std::string

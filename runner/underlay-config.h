@@ -28,6 +28,44 @@ class UnderlayHelper;
 const std::vector<std::string>& KnownNetworks();
 
 /**
+ * The link directions a scenario key chooses (trace.links, capture.pcap, capture.ascii): items
+ * that are link roles (all, up, down, access: up and down, core, wan, router, direct) or one
+ * direction named FROM:TO as the `from` and `to` columns of links.csv name it ("3:core",
+ * "eu-west:us-east"). The one way a scenario selects links.
+ */
+class LinkSelection
+{
+  public:
+    /// Read `key` of network `network`; throws ConfigValueError naming the key and the item
+    /// that is neither a role nor FROM:TO.
+    LinkSelection(const ScenarioConfig& c, const std::string& key, const std::string& network);
+
+    /// Whether the key lists nothing.
+    bool Empty() const;
+
+    /// Whether `link` is among the chosen directions.
+    bool Selects(const UnderlayLink& link) const;
+
+    /**
+     * Before the network is built, from the roles it will have: throws ConfigValueError unless
+     * some item can select a link (a role the network has, or a FROM:TO item, checked later).
+     * A role the network lacks is allowed beside one it has, so that one list serves a grid
+     * over networks (e.g. [up, wan] for access and regions).
+     */
+    void CheckRoles(const std::vector<std::string>& roles) const;
+
+    /// Once the network is built: throws ConfigValueError naming a FROM:TO item that names no
+    /// link direction of `underlay`, or when nothing is selected.
+    void Check(const Underlay& underlay) const;
+
+  private:
+    std::string m_key;
+    std::string m_network;
+    std::vector<std::string> m_roles;
+    std::vector<std::pair<std::string, std::string>> m_directions; ///< FROM:TO items
+};
+
+/**
  * Reads and checks every underlay key of the scenario, so that errors show before anything is
  * built or loaded, then builds the chosen underlay and applies link traces.
  */
@@ -51,6 +89,10 @@ class UnderlayConfig
 
     /// A one-line description for the run log, e.g. "access: 16 hosts, up 1-10 Mbit/s ...".
     std::string Describe(const Underlay& underlay) const;
+
+    /// The links `key` selects (a LinkSelection), its roles checked against this network's
+    /// unless it lists nothing. Throws ConfigValueError naming the key.
+    LinkSelection ReadSelection(const std::string& key) const;
 
   private:
     std::unique_ptr<UnderlayHelper> MakeHelper(const OverlayGraph& overlay,

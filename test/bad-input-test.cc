@@ -44,6 +44,7 @@ WriteFiles(const std::string& dir)
     write("regions.csv", "node,region\n0,us-east\n1,atlantis\n");
     write("trace.csv", "time_s,rate\n0,10Mbps\n5,2Mbps\n3,4Mbps\n");
     write("trace.mahimahi", "10\n20\n15\n");
+    write("steps.csv", "time_s,rate\n0,10Mbps\n1,5Mbps\n");
     write("cut.inet", "4 3\n0 0 0\n1 0 0\n2 0 0\n3 0 0\n0 1 1\n");
     write("isp.orbis", "0 1\n1 2\n0 3\n1 4\n2 5\n3 4\n4 5\n3 6\n4 7\n6 7\n");
     write("long.inet", "4 3\n0 0 0\n1 0 0\n2 0 0\n3 0 0\n0 1 1\n1 2 1\n2 3 1\n3 0 1\n");
@@ -153,6 +154,32 @@ TEST(BadInput, EveryCaseGetsItsExitStatusAndAMessageNamingTheProblem)
          2,
          {"run.stall_timeout"}},
         {"trace on missing links", "--trace.file={DIR}/../nonexistent.csv", 2, {"nonexistent.csv"}},
+        {"rate trace on a link direction the network does not have",
+         "--network=access --trace.file={DIR}/steps.csv --trace.links=[7:core]",
+         2,
+         {"trace.links", "no link direction 7:core", "links.csv"}},
+        // Captures: the links they watch, named as rate traces name them.
+        {"capture of a link that is neither a role nor FROM:TO",
+         "--capture.pcap=[uplink]",
+         2,
+         {"capture.pcap", "'uplink'", "link role", "FROM:TO"}},
+        {"capture of a link direction the network does not have",
+         "--capture.ascii=[0:9]",
+         2,
+         {"capture.ascii", "network direct has no link direction 0:9"}},
+        {"capture of link roles the network does not have",
+         "--network=access --capture.pcap='[wan, core]'",
+         2,
+         {"capture.pcap", "network access has no such links", "it has: up, down"}},
+        {"capture list cut short", "--capture.pcap=[up", 2, {"capture.pcap", "]"}},
+        {"capture snapshot length beyond libpcap's",
+         "--capture.snaplen=300000",
+         2,
+         {"capture.snaplen", "0 to 262144", "300000"}},
+        {"FlowMonitor switch that is not true or false",
+         "--capture.flowmon=maybe",
+         2,
+         {"capture.flowmon", "true or false", "maybe"}},
         {"unknown ns-3 type", "--ns3.ns3::Foo::Bar=1", 2, {"ns3.ns3::Foo::Bar", "no ns-3 type"}},
         {"unknown ns-3 attribute", "--ns3.ns3::TcpSocket::Nope=1", 2, {"has no attribute Nope"}},
         {"bad ns-3 value", "--ns3.ns3::TcpSocket::ConnTimeout=2x", 2, {"ConnTimeout", "2x"}},
