@@ -84,6 +84,16 @@ LearnerApplication::GetTypeId()
                                             "drop",
                                             static_cast<int>(LateMessages::Stale),
                                             "stale"))
+              .AddAttribute("MissingModels",
+                            "Deadline and async rounds of model-sharing algorithms: an "
+                            "in-neighbour with no new message keeps its weight on this learner "
+                            "(self) or stands in with the latest message taken from it (cache).",
+                            EnumValue(static_cast<int>(MissingModels::Self)),
+                            MakeEnumAccessor(&LearnerApplication::m_missing),
+                            MakeEnumChecker(static_cast<int>(MissingModels::Self),
+                                            "self",
+                                            static_cast<int>(MissingModels::Cache),
+                                            "cache"))
               .AddAttribute("Duration",
                             "If > 0, start no round after this simulated time (the learner then "
                             "counts as finished).",
@@ -380,8 +390,7 @@ LearnerApplication::StartApplication()
     context.self = m_learnerId;
     context.seed = m_seed;
     m_algorithm->Initialize(m_learner->GetParameters(), context);
-    m_inbox = std::make_unique<MessageInbox>(m_algorithm->GetPartialReceipt(),
-                                             static_cast<LateMessages>(m_late));
+    m_inbox = MakeInbox();
     m_round = 1;
     if (m_evalInterval.IsZero())
     {
@@ -394,6 +403,16 @@ LearnerApplication::StartApplication()
         return;
     }
     StartRound();
+}
+
+std::unique_ptr<MessageInbox>
+LearnerApplication::MakeInbox() const
+{
+    // Where rounds wait for every message, no neighbour is ever missing: no cache to keep.
+    const auto missing
+        = RoundsWaitForEveryMessage() ? MissingModels::Self : static_cast<MissingModels>(m_missing);
+    return std::make_unique<MessageInbox>(
+        m_algorithm->GetPartialReceipt(), static_cast<LateMessages>(m_late), missing);
 }
 
 bool
@@ -522,8 +541,7 @@ LearnerApplication::Crash(bool forGood)
     }
     m_trained = false;
     CloseSockets();
-    m_inbox = std::make_unique<MessageInbox>(m_algorithm->GetPartialReceipt(),
-                                             static_cast<LateMessages>(m_late));
+    m_inbox = MakeInbox();
     AvailabilityReport report{m_learnerId, Simulator::Now(), false, forGood};
     m_availabilityTrace(report);
 }
@@ -1077,7 +1095,8 @@ LearnerApplication::TryAggregate()
         return;
     }
     Simulator::Cancel(m_deadlineEvent);
-    InboxTake take = m_mode == ASYNC ? m_inbox->TakeAll(m_round) : m_inbox->Take(m_round);
+    const std::vector<uint32_t>& in = PhaseOf(m_round).in;
+    InboxTake take = m_mode == ASYNC ? m_inbox->TakeAll(m_round, in) : m_inbox->Take(m_round, in);
     std::vector<ReceivedPayload> received;
     received.reserve(take.messages.size());
     for (const InboxMessage& message : take.messages)
@@ -1120,6 +1139,7 @@ LearnerApplication::TryAggregate()
     report.fresh = take.fresh;
     report.stale = take.stale;
     report.dropped = take.dropped;
+    report.reused = take.reused;
     report.meanStaleness = take.meanStaleness;
     report.maxStaleness = take.maxStaleness;
     report.supersededSends = m_roundSuperseded;

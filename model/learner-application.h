@@ -46,6 +46,7 @@ struct RoundReport
     uint32_t fresh = 0;
     uint32_t stale = 0;
     uint32_t dropped = 0;
+    uint32_t reused = 0;        ///< of the stale ones, cached messages used again (MissingModels)
     double meanStaleness = 0.0; ///< rounds behind this one, over the messages used
     uint32_t maxStaleness = 0;
     /// Own messages of earlier rounds that were still waiting for TCP and were replaced by this
@@ -98,7 +99,10 @@ struct EvalReport
  * RoundTimeout after handing its own message to TCP, then aggregates what arrived; a message of
  * a round already aggregated is dropped or used as stale in the next aggregation (LateMessages;
  * algorithms whose messages are increments always use it). Async never waits: it aggregates
- * whatever arrived since its previous aggregation, so fast learners do more rounds.
+ * whatever arrived since its previous aggregation, so fast learners do more rounds. In deadline
+ * and async rounds an in-neighbour of a model-sharing algorithm with no new message is either
+ * left out (its weight stays with the learner) or stands in with the latest message taken from
+ * it (MissingModels).
  *
  * The application opens its sockets in StartApplication: one listening socket for incoming
  * connections, and one connection to each out-neighbour for outgoing messages. Evaluation costs
@@ -272,6 +276,8 @@ class LearnerApplication : public Application
     void PushBytes(OutConnection& connection);
     OutConnection& FindConnection(Ptr<Socket> socket);
     const PeerSet& PhaseOf(uint32_t round) const;
+    /// An empty inbox for this learner's algorithm and round mode (at the start, after a crash).
+    std::unique_ptr<MessageInbox> MakeInbox() const;
     RoundInfo InfoOf(uint32_t round) const;
 
     void StartRound();
@@ -317,7 +323,8 @@ class LearnerApplication : public Application
     RoundMode m_mode;
     Time m_evalInterval;
     Time m_roundTimeout;
-    int m_late; ///< a LateMessages value (ns-3 enum attributes are ints)
+    int m_late;    ///< a LateMessages value (ns-3 enum attributes are ints)
+    int m_missing; ///< a MissingModels value
     Time m_duration;
     Time m_reconnectInterval;
 

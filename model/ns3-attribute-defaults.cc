@@ -45,6 +45,7 @@ Ns3AttributesSetByDlsim()
         {"ns3::LearnerApplication::RoundMode", "rounds.mode"},
         {"ns3::LearnerApplication::RoundTimeout", "rounds.timeout"},
         {"ns3::LearnerApplication::LateMessages", "rounds.late"},
+        {"ns3::LearnerApplication::MissingModels", "rounds.missing"},
         {"ns3::LearnerApplication::Duration", "rounds.duration"},
         {"ns3::LearnerApplication::EvalInterval", "eval.interval"},
         {"ns3::LearnerApplication::Evaluate", "eval.nodes"},

@@ -112,7 +112,7 @@ ResultsWriter::ResultsWriter(const std::string& directory,
     m_receiptCsv = std::make_unique<StreamedFile>(
         directory + "/receipt.csv",
         "node,round,time_s,fresh,stale,dropped,staleness_mean,staleness_max,superseded_sends,"
-        "lost_sends");
+        "lost_sends,reused");
     m_faultsCsv = std::make_unique<StreamedFile>(directory + "/faults.csv", "time_s,event,subject");
     m_evalCsv = std::make_unique<StreamedFile>(directory + "/eval.csv",
                                                "round,time_s,node,accuracy,loss");
@@ -373,10 +373,12 @@ ResultsWriter::OnRound(const RoundReport& r)
     std::ostringstream receipt;
     receipt << std::setprecision(9) << r.learner << "," << r.round << "," << r.time.GetSeconds()
             << "," << r.fresh << "," << r.stale << "," << r.dropped << "," << r.meanStaleness << ","
-            << r.maxStaleness << "," << r.supersededSends << "," << r.lostSends << "\n";
+            << r.maxStaleness << "," << r.supersededSends << "," << r.lostSends << "," << r.reused
+            << "\n";
     m_receiptCsv->Append(receipt.str());
     m_summary.messagesFresh += r.fresh;
     m_summary.messagesStale += r.stale;
+    m_summary.messagesReused += r.reused;
     m_summary.messagesDropped += r.dropped;
     m_summary.sendsSuperseded += r.supersededSends;
     m_summary.sendsLost += r.lostSends;
@@ -495,9 +497,10 @@ ResultsWriter::ReportEvalRound(uint32_t round)
     {
         m_log << "round " << round << "/" << m_rounds;
     }
-    m_log << std::fixed << std::setprecision(3) << "  sim " << e.time << " s  accuracy mean " << mean << " (min " << *minIt << ", max " << *maxIt
-          << ")  sent " << std::setprecision(2) << bytesPerNode / 1e6 << " MB/node  wall "
-          << std::setprecision(1) << wall << " s" << std::endl;
+    m_log << std::fixed << std::setprecision(3) << "  sim " << e.time << " s  accuracy mean "
+          << mean << " (min " << *minIt << ", max " << *maxIt << ")  sent " << std::setprecision(2)
+          << bytesPerNode / 1e6 << " MB/node  wall " << std::setprecision(1) << wall << " s"
+          << std::endl;
     m_summary.finalRound = round;
     m_summary.finalAccuracyMean = mean;
     m_summary.finalAccuracyMin = *minIt;
@@ -606,8 +609,9 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
         << ", \"min_per_node\": " << s.minRoundsPerNode
         << ", \"max_per_node\": " << s.maxRoundsPerNode << "},\n"
         << "  \"messages\": {\"fresh\": " << s.messagesFresh << ", \"stale\": " << s.messagesStale
-        << ", \"dropped\": " << s.messagesDropped << ", \"superseded_sends\": " << s.sendsSuperseded
-        << ", \"lost_sends\": " << s.sendsLost << "},\n"
+        << ", \"reused\": " << s.messagesReused << ", \"dropped\": " << s.messagesDropped
+        << ", \"superseded_sends\": " << s.sendsSuperseded << ", \"lost_sends\": " << s.sendsLost
+        << "},\n"
         << "  \"faults\": {\"crashes\": " << s.crashes << ", \"recoveries\": " << s.recoveries
         << ", \"link_outages\": " << s.linkOutages << ", \"learners_lost\": [";
     for (size_t i = 0; i < s.lostLearners.size(); ++i)

@@ -62,6 +62,7 @@ struct RunSummary
     uint32_t maxRoundsPerNode = 0;
     uint64_t messagesFresh = 0;
     uint64_t messagesStale = 0;
+    uint64_t messagesReused = 0; ///< of the stale ones, cached models used again
     uint64_t messagesDropped = 0;
     uint64_t sendsSuperseded = 0;
     uint64_t sendsLost = 0; ///< own messages lost with a failed connection

@@ -42,6 +42,12 @@ RunKeys()
          "drop",
          "deadline rounds: a message of a round already aggregated is dropped, or used as stale "
          "in the next aggregation (Sparse-Push, SCSP and CHOCO-SGD always use it)"},
+        {"rounds.missing",
+         "self",
+         "deadline and async rounds of D-PSGD, random sampling, top-k and JWINS: an in-neighbour "
+         "with no new message keeps its weight on the node (self), or stands in with the latest "
+         "message taken from it, however old (cache, as SWIFT); sync rounds and the other "
+         "algorithms ignore it"},
         {"rounds.duration",
          "none",
          "start no round after this simulated time, e.g. 300s (needs eval.interval)"},

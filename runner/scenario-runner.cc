@@ -218,6 +218,7 @@ struct ScenarioPlan
     std::string roundMode;
     Time roundTimeout;
     std::string lateMessages;
+    std::string missingModels;
     Time duration;
     Time evalInterval;
     FaultPlan faults;
@@ -258,6 +259,7 @@ ReadRoundMode(const ScenarioConfig& c, ScenarioPlan& plan)
 {
     plan.roundMode = c.GetChoice("rounds.mode", {"sync", "deadline", "async"});
     plan.lateMessages = c.GetChoice("rounds.late", {"drop", "stale"});
+    plan.missingModels = c.GetChoice("rounds.missing", {"cache", "self"});
     plan.roundTimeout = ReadOptionalTime(c, "rounds.timeout");
     plan.duration = ReadOptionalTime(c, "rounds.duration");
     plan.evalInterval = ReadOptionalTime(c, "eval.interval", true);
@@ -680,6 +682,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     learners.SetAttribute("EvalEvery", UintegerValue(plan.evalEvery));
     learners.SetAttribute("RoundMode", StringValue(plan.roundMode));
     learners.SetAttribute("LateMessages", StringValue(plan.lateMessages));
+    learners.SetAttribute("MissingModels", StringValue(plan.missingModels));
     learners.SetAttribute("RoundTimeout",
                           TimeValue(plan.roundTimeout.IsZero() ? Time::Max() : plan.roundTimeout));
     learners.SetAttribute("Duration", TimeValue(plan.duration));

@@ -10,8 +10,9 @@
 namespace ns3
 {
 
-MessageInbox::MessageInbox(PartialReceipt receipt, LateMessages late)
-    : m_receipt(receipt), m_late(late)
+MessageInbox::MessageInbox(PartialReceipt receipt, LateMessages late, MissingModels missing)
+    : m_receipt(receipt), m_late(late),
+      m_missing(receipt == PartialReceipt::LatestModel ? missing : MissingModels::Self)
 {
 }
 
@@ -51,19 +52,19 @@ MessageInbox::Size() const
 }
 
 InboxTake
-MessageInbox::Take(uint32_t round)
+MessageInbox::Take(uint32_t round, const std::vector<uint32_t>& inNeighbours)
 {
-    return TakeUpTo(round, round);
+    return TakeUpTo(round, round, inNeighbours);
 }
 
 InboxTake
-MessageInbox::TakeAll(uint32_t round)
+MessageInbox::TakeAll(uint32_t round, const std::vector<uint32_t>& inNeighbours)
 {
-    return TakeUpTo(std::numeric_limits<uint32_t>::max(), round);
+    return TakeUpTo(std::numeric_limits<uint32_t>::max(), round, inNeighbours);
 }
 
 InboxTake
-MessageInbox::TakeUpTo(uint32_t last, uint32_t round)
+MessageInbox::TakeUpTo(uint32_t last, uint32_t round, const std::vector<uint32_t>& inNeighbours)
 {
     InboxTake take;
     take.dropped = m_droppedSinceTake;
@@ -90,17 +91,64 @@ MessageInbox::TakeUpTo(uint32_t last, uint32_t round)
         {
             const uint32_t staleness = messageRound < round ? round - messageRound : 0;
             (staleness == 0 ? take.fresh : take.stale) += 1;
-            stalenessSum += staleness;
             take.maxStaleness = std::max(take.maxStaleness, staleness);
             take.messages.push_back(std::move(it->second));
         }
         it = m_held.erase(it);
+    }
+    if (m_missing == MissingModels::Cache)
+    {
+        UseCache(take, round, inNeighbours);
+    }
+    for (const InboxMessage& message : take.messages)
+    {
+        stalenessSum += message.round < round ? round - message.round : 0;
     }
     if (!take.messages.empty())
     {
         take.meanStaleness = stalenessSum / static_cast<double>(take.messages.size());
     }
     return take;
+}
+
+void
+MessageInbox::UseCache(InboxTake& take, uint32_t round, const std::vector<uint32_t>& inNeighbours)
+{
+    // take.messages holds at most one message per sender, sorted by sender.
+    std::vector<InboxMessage> merged;
+    merged.reserve(std::max(take.messages.size(), inNeighbours.size()));
+    auto next = take.messages.begin();
+    for (uint32_t sender : inNeighbours)
+    {
+        for (; next != take.messages.end() && next->sender < sender; ++next)
+        {
+            merged.push_back(std::move(*next));
+        }
+        if (next != take.messages.end() && next->sender == sender)
+        {
+            continue;
+        }
+        auto cached = m_cache.find(sender);
+        if (cached != m_cache.end())
+        {
+            // Used again: stale even when the sender was not behind (wait-free rounds).
+            ++take.stale;
+            ++take.reused;
+            const uint32_t messageRound = cached->second.round;
+            take.maxStaleness
+                = std::max(take.maxStaleness, messageRound < round ? round - messageRound : 0);
+            merged.push_back(cached->second);
+        }
+    }
+    for (; next != take.messages.end(); ++next)
+    {
+        merged.push_back(std::move(*next));
+    }
+    take.messages = std::move(merged);
+    for (const InboxMessage& message : take.messages)
+    {
+        m_cache[message.sender] = message;
+    }
 }
 
 } // namespace ns3

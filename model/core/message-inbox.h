@@ -32,6 +32,16 @@ enum class PartialReceipt
     EveryMessage,
 };
 
+/**
+ * What an aggregation of a LatestModel algorithm does about an in-neighbour none of whose
+ * messages arrived since the previous aggregation.
+ */
+enum class MissingModels
+{
+    Self,  ///< its Metropolis-Hastings weight stays with the node
+    Cache, ///< the latest message taken from it is used again, however old (SWIFT)
+};
+
 /// What a node does with a message of a round it already aggregated.
 enum class LateMessages
 {
@@ -53,7 +63,8 @@ struct InboxTake
 {
     std::vector<InboxMessage> messages; ///< sorted by sender, then by round
     uint32_t fresh = 0;                 ///< messages of the aggregated round itself
-    uint32_t stale = 0;                 ///< messages of earlier rounds
+    uint32_t stale = 0;                 ///< messages of earlier rounds, reused ones included
+    uint32_t reused = 0;                ///< cached messages used again (MissingModels::Cache)
     uint32_t dropped = 0;               ///< late or superseded messages discarded
     double meanStaleness = 0.0;         ///< rounds behind the aggregated round, over messages
     uint32_t maxStaleness = 0;
@@ -66,7 +77,10 @@ struct InboxTake
 class MessageInbox
 {
   public:
-    MessageInbox(PartialReceipt receipt, LateMessages late);
+    /// `missing` applies to LatestModel only: increments are never used twice.
+    MessageInbox(PartialReceipt receipt,
+                 LateMessages late,
+                 MissingModels missing = MissingModels::Self);
 
     /// What Add did with a message.
     enum class Added
@@ -82,21 +96,29 @@ class MessageInbox
     /// Messages held for round `round` itself.
     size_t CountOfRound(uint32_t round) const;
 
-    /// The messages for aggregating round `round`: everything held up to that round (newer
-    /// rounds stay). Under LatestModel only the newest message of each sender is used.
-    InboxTake Take(uint32_t round);
+    /**
+     * The messages for aggregating round `round`: everything held up to that round (newer
+     * rounds stay). Under LatestModel only the newest message of each sender is used; with
+     * MissingModels::Cache, every sender of `inNeighbours` (the round's, sorted) that has none
+     * contributes the latest message taken from it before, if any (counted stale and reused).
+     */
+    InboxTake Take(uint32_t round, const std::vector<uint32_t>& inNeighbours = {});
 
     /// Everything held, whatever its round (wait-free rounds); staleness counts against `round`.
-    InboxTake TakeAll(uint32_t round);
+    InboxTake TakeAll(uint32_t round, const std::vector<uint32_t>& inNeighbours = {});
 
     /// Messages held, of any round.
     size_t Size() const;
 
   private:
-    InboxTake TakeUpTo(uint32_t last, uint32_t round);
+    InboxTake TakeUpTo(uint32_t last, uint32_t round, const std::vector<uint32_t>& inNeighbours);
+    /// Cache what `take` uses, and fill in the cached messages of the in-neighbours it lacks.
+    void UseCache(InboxTake& take, uint32_t round, const std::vector<uint32_t>& inNeighbours);
 
     PartialReceipt m_receipt;
     LateMessages m_late;
+    MissingModels m_missing;
+    std::map<uint32_t, InboxMessage> m_cache; ///< the latest message taken, by sender
     uint32_t m_droppedSinceTake = 0;
     std::map<std::pair<uint32_t, uint32_t>, InboxMessage> m_held; ///< by (sender, round)
 };
