@@ -457,6 +457,11 @@ LearnerApplication::Connect(OutConnection& connection)
         MakeCallback(&LearnerApplication::ConnectionSucceeded, this),
         MakeCallback(&LearnerApplication::ConnectionFailed, this));
     connection.socket->SetSendCallback(MakeCallback(&LearnerApplication::HandleSendSpace, this));
+    connection.socket->SetDataSentCallback(MakeCallback(&LearnerApplication::HandleDataSent, this));
+    connection.handed = 0;
+    connection.sent = 0;
+    connection.previousEnd = 0;
+    connection.earlierEnd = 0;
     connection.socket->SetCloseCallbacks(
         MakeCallback(&LearnerApplication::HandlePeerClose, this),
         MakeCallback(&LearnerApplication::HandleConnectionError, this));
@@ -470,6 +475,7 @@ LearnerApplication::Silence(Ptr<Socket> socket)
     socket->SetConnectCallback(MakeNullCallback<void, Ptr<Socket>>(),
                                MakeNullCallback<void, Ptr<Socket>>());
     socket->SetSendCallback(MakeNullCallback<void, Ptr<Socket>, uint32_t>());
+    socket->SetDataSentCallback(MakeNullCallback<void, Ptr<Socket>, uint32_t>());
     socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
     socket->SetCloseCallbacks(MakeNullCallback<void, Ptr<Socket>>(),
                               MakeNullCallback<void, Ptr<Socket>>());
@@ -670,6 +676,17 @@ LearnerApplication::HandleSendSpace(Ptr<Socket> socket, uint32_t /* available */
     }
 }
 
+void
+LearnerApplication::HandleDataSent(Ptr<Socket> socket, uint32_t bytes)
+{
+    OutConnection& connection = FindConnection(socket);
+    connection.sent += bytes;
+    if (connection.connected)
+    {
+        PushBytes(connection);
+    }
+}
+
 namespace
 {
 
@@ -708,10 +725,19 @@ LearnerApplication::PushBytes(OutConnection& connection)
         {
             return; // HandleSendSpace resumes when TCP has freed buffer space
         }
-        if (connection.offset == 0 && !RoundsWaitForEveryMessage() && room < m_socketBufferSize)
+        if (connection.offset == 0 && !RoundsWaitForEveryMessage()
+            && connection.sent < connection.earlierEnd)
         {
-            // One message with TCP at a time: the next waits in the queue, where a newer one
-            // can still replace it, until the previous one is acknowledged (HandleSendSpace).
+            // A message waits in the queue, where a newer one can still replace it, until TCP
+            // has sent (HandleDataSent; acknowledged is later) the message before the previous
+            // one. Not the previous one: synchronous rounds often hand a message over while the
+            // tail of the previous one is still unsent (an uplink slower than the downlink), and
+            // holding it back until then makes TCP cut other segments, so a deadline that never
+            // fires would change the timing. The one before the previous one is always sent by
+            // then where the receiver awaits every message and sends to this learner too: a
+            // message of round r + 2 needs the neighbours' of round r + 1, which needed this
+            // learner's of round r. A link too slow for the rounds still has at most two
+            // messages in TCP not yet all sent; newer models replace the queued ones.
             return;
         }
         const Ptr<Packet>& piece = (*message.pieces)[connection.offset / kPieceSize];
@@ -727,10 +753,13 @@ LearnerApplication::PushBytes(OutConnection& connection)
             return;
         }
         connection.offset += static_cast<size_t>(sent);
+        connection.handed += static_cast<uint64_t>(sent);
         if (connection.offset == message.size)
         {
             connection.queue.pop_front();
             connection.offset = 0;
+            connection.earlierEnd = connection.previousEnd;
+            connection.previousEnd = connection.handed;
         }
     }
 }

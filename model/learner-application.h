@@ -251,6 +251,11 @@ class LearnerApplication : public Application
 
         std::deque<Queued> queue;
         size_t offset = 0; ///< bytes of queue.front() already handed to TCP
+        // Positions in this socket's byte stream (PushBytes says what for).
+        uint64_t handed = 0;      ///< bytes handed to TCP
+        uint64_t sent = 0;        ///< of which TCP has transmitted (DataSent)
+        uint64_t previousEnd = 0; ///< where the message handed last ends
+        uint64_t earlierEnd = 0;  ///< where the one handed before it ends
         EventId reconnect;
     };
 
@@ -268,6 +273,8 @@ class LearnerApplication : public Application
     void NewConnection(Ptr<Socket> socket, const Address& from);
     void HandleRead(Ptr<Socket> socket);
     void HandleSendSpace(Ptr<Socket> socket, uint32_t available);
+    /// TCP transmitted `bytes` new bytes (DataSent: never called for retransmissions).
+    void HandleDataSent(Ptr<Socket> socket, uint32_t bytes);
     void HandlePeerClose(Ptr<Socket> socket);
     void HandleConnectionError(Ptr<Socket> socket);
     std::string DescribeSocket(Ptr<Socket> socket) const;

@@ -87,6 +87,31 @@ TEST(RoundModes, DeadlineWithoutTimeoutIsSyncByteForByte)
     }
 }
 
+// Rounds of 0.03 s of compute behind 10 Mbit/s uplinks and 50 Mbit/s downlinks: a learner's
+// next message is ready before TCP has acknowledged (in part: sent) the previous one. A deadline
+// that never fires must not hold it back, under either TCP profile: same times, same models.
+TEST(RoundModes, AnUnreachableDeadlineKeepsTheTimesOfSyncRounds)
+{
+    for (const std::string profile : {"ns3", "linux"})
+    {
+        const std::string args = " --nodes=4 --topology=ring --dataset=synthetic --model=mlp"
+                                 " --lr=0.05 --compute.model=fixed --compute.step_seconds=0.01"
+                                 " --rounds=4 --eval.every=2 --network=access --tcp.profile="
+                                 + profile;
+        std::string sync = RunDlsim("fast-sync", args);
+        std::string late
+            = RunDlsim("fast-late", args + " --rounds.mode=deadline --rounds.timeout=1000s");
+        for (const char* file : {"rounds.csv", "eval.csv", "curve.csv", "receipt.csv"})
+        {
+            const std::string expected = ReadWholeFile(sync + "/" + file);
+            EXPECT_FALSE(expected.empty()) << file;
+            EXPECT_EQ(ReadWholeFile(late + "/" + file), expected) << profile << " " << file;
+        }
+        fs::remove_all(sync);
+        fs::remove_all(late);
+    }
+}
+
 // Learner 0 sends through a 100x slower uplink. Synchronous rounds all wait for it; deadline
 // rounds end at most the timeout after the own message went out, so every round lasts at most
 // compute + timeout, and learner 0's messages miss their rounds.
