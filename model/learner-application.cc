@@ -170,18 +170,17 @@ LearnerApplication::GetTypeId()
                             TimeValue(MilliSeconds(40)),
                             MakeTimeAccessor(&LearnerApplication::m_delAckTimeout),
                             MakeTimeChecker(Seconds(0)))
-              .AddAttribute("TcpProfile",
-                            "Which TCP the sockets are: linux (LinuxTcpSocket: RACK-TLP loss "
-                            "recovery, Linux's PRR, RTO formula, quick ACKs, CUBIC and restart "
-                            "after idle) or ns3 (ns-3's TcpSocketBase as it is; set TcpMinRto "
-                            "1 s and TcpDelAckTimeout 200 ms for ns-3's own timers). "
-                            "Connections accepted by a learner take the listener's.",
-                            EnumValue(LearnerApplication::TCP_LINUX),
-                            MakeEnumAccessor(&LearnerApplication::m_tcpProfile),
-                            MakeEnumChecker(LearnerApplication::TCP_NS3,
-                                            "ns3",
-                                            LearnerApplication::TCP_LINUX,
-                                            "linux"))
+              .AddAttribute(
+                  "TcpProfile",
+                  "Which TCP the sockets are: linux (LinuxTcpSocket: RACK-TLP loss "
+                  "recovery, Linux's PRR, RTO formula, quick ACKs, CUBIC and restart "
+                  "after idle) or ns3 (ns-3's TcpSocketBase as it is; set TcpMinRto "
+                  "1 s and TcpDelAckTimeout 200 ms for ns-3's own timers). "
+                  "Connections accepted by a learner take the listener's.",
+                  EnumValue(LearnerApplication::TCP_LINUX),
+                  MakeEnumAccessor(&LearnerApplication::m_tcpProfile),
+                  MakeEnumChecker(
+                      LearnerApplication::TCP_NS3, "ns3", LearnerApplication::TCP_LINUX, "linux"))
               .AddAttribute("MaxPayloadBytes",
                             "Largest payload a received header may announce; larger is an error.",
                             UintegerValue(uint64_t(1) << 32),

@@ -136,7 +136,8 @@ TEST(RoundModes, ASlowLinkDoesNotHoldDeadlineRoundsBack)
         double end = std::stod(row[2]);
         double start = previousEnd.count(row[0]) ? previousEnd[row[0]] : 0.0;
         // rounds.csv prints 9 significant digits: 1e-7 s at most at these times.
-        EXPECT_LE(end - start, compute + timeout + 1e-7) << "learner " << row[0] << " round " << row[1];
+        EXPECT_LE(end - start, compute + timeout + 1e-7)
+            << "learner " << row[0] << " round " << row[1];
         EXPECT_GE(end - start, compute - 1e-7);
         previousEnd[row[0]] = end;
     }
