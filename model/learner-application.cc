@@ -456,7 +456,13 @@ LearnerApplication::Connect(OutConnection& connection)
         MakeCallback(&LearnerApplication::ConnectionSucceeded, this),
         MakeCallback(&LearnerApplication::ConnectionFailed, this));
     connection.socket->SetSendCallback(MakeCallback(&LearnerApplication::HandleSendSpace, this));
-    connection.socket->SetDataSentCallback(MakeCallback(&LearnerApplication::HandleDataSent, this));
+    if (!RoundsWaitForEveryMessage())
+    {
+        // Only the send gate of rounds that do not wait reads what TCP has sent: no call per
+        // packet where nothing waits on it.
+        connection.socket->SetDataSentCallback(
+            MakeCallback(&LearnerApplication::HandleDataSent, this));
+    }
     connection.handed = 0;
     connection.sent = 0;
     connection.previousEnd = 0;
@@ -679,8 +685,10 @@ void
 LearnerApplication::HandleDataSent(Ptr<Socket> socket, uint32_t bytes)
 {
     OutConnection& connection = FindConnection(socket);
+    const bool wasHeld = connection.sent < connection.earlierEnd;
     connection.sent += bytes;
-    if (connection.connected)
+    // Only the gate's opening can release a message here (sends free no buffer space).
+    if (connection.connected && wasHeld && connection.sent >= connection.earlierEnd)
     {
         PushBytes(connection);
     }

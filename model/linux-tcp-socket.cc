@@ -822,6 +822,12 @@ LinuxTcpSocket::AvailableWindow() const
     // own duplicate-ACK count) marked lost. Those segments are still in flight: resent, they
     // take the bottleneck from other flows (measured: 22 needless segments per loss at the end
     // of a message on a shared 10 Mbit/s uplink). The window stays closed for them.
+    // While unsent data is left NextSeg never reaches those rules: no walk of the sent list
+    // for every segment sent in recovery.
+    if (m_txBuffer->SizeFromSequence(m_tcb->m_highTxMark) > 0)
+    {
+        return window;
+    }
     SequenceNumber32 next;
     SequenceNumber32 high;
     if (!m_txBuffer->NextSeg(&next, &high, true) || next >= m_tcb->m_highTxMark
