@@ -74,10 +74,21 @@ FaultHelper::Check(const Underlay& underlay) const
 {
     for (const LinkOutage& outage : m_plan.links)
     {
-        if (LinksOf(underlay, outage).empty())
+        const std::vector<const UnderlayLink*> links = LinksOf(underlay, outage);
+        if (links.empty())
         {
             throw ConfigValueError("faults.links: no link joins " + outage.a + " and " + outage.b
                                    + " (the ends are named as in links.csv)");
+        }
+        for (const UnderlayLink* link : links)
+        {
+            // An outage drops what the far end receives; a shared medium has no one far end.
+            if (!ReceiverOf(*link))
+            {
+                throw ConfigValueError("faults.links: " + outage.a + ":" + outage.b
+                                       + " is a shared medium (role " + link->role
+                                       + "), not a link that can fail on its own");
+            }
         }
     }
 }

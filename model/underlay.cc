@@ -13,6 +13,10 @@ Ptr<NetDevice>
 ReceiverOf(const UnderlayLink& link)
 {
     Ptr<Channel> channel = link.device->GetChannel();
+    if (!channel || channel->GetNDevices() != 2)
+    {
+        return nullptr;
+    }
     return channel->GetDevice(0) == link.device ? channel->GetDevice(1) : channel->GetDevice(0);
 }
 

@@ -30,12 +30,16 @@ struct UnderlayLink
     std::string queue;           ///< the queue as installed, e.g. "84p" or "fq-codel 10240p"
     std::string trace;           ///< the rate trace's file, if any
     Ptr<NetDevice> device;       ///< the transmitting device
+    /// What fires "PhyTxEnd" for every frame this direction sends: the device itself unless
+    /// set (a Wi-Fi device's PHY, whose frames the device does not trace).
+    Ptr<Object> txSource;
 };
 
-/// What an underlay helper built under the learners.
-/// The device at the receiving end of a (point-to-point) link direction.
+/// The device at the receiving end of a point-to-point link direction; nullptr for a shared
+/// medium (a channel with more than two devices, e.g. Wi-Fi), which has no one receiver.
 Ptr<NetDevice> ReceiverOf(const UnderlayLink& link);
 
+/// What an underlay helper built under the learners.
 struct Underlay
 {
     LearnerAddresses addresses;      ///< where each learner is reached

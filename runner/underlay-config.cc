@@ -25,6 +25,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -493,8 +494,14 @@ LinkUsage::LinkUsage(const Underlay& underlay)
 {
     for (size_t k = 0; k < m_links.size(); ++k)
     {
-        m_links[k].device->TraceConnectWithoutContext("PhyTxEnd",
-                                                      MakeBoundCallback(&AddBytes, &m_bytes[k]));
+        Ptr<Object> source = m_links[k].txSource ? m_links[k].txSource : m_links[k].device;
+        if (!source->TraceConnectWithoutContext("PhyTxEnd",
+                                                MakeBoundCallback(&AddBytes, &m_bytes[k])))
+        {
+            // An underlay helper's mistake, not the user's.
+            throw std::logic_error("links.csv: link " + m_links[k].from + ":" + m_links[k].to
+                                   + " has no PhyTxEnd trace source");
+        }
     }
 }
 
