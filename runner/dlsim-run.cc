@@ -667,57 +667,21 @@ RunGrid(const ScenarioConfig& config, const std::vector<GridPoint>& points, unsi
         std::cout << std::endl;
     }
 
-    // The index: one row per point, its axis values and its summary figures.
-    std::ostringstream index;
-    for (const auto& [key, value] : points[0].values)
-    {
-        index << key << ",";
-    }
-    // Swept rates and latencies once more as numbers in bit/s and seconds, for plotting tools.
-    for (const auto& [key, value] : points[0].values)
-    {
-        if (!NumericColumnSuffix(key).empty())
-        {
-            index << key << NumericColumnSuffix(key) << ",";
-        }
-    }
-    // The target the to-target columns refer to, as in the index that `dlsim collect` writes.
-    const bool targetColumn = config.GetString("target_accuracy").find(',') == std::string::npos;
-    index << "run," << (targetColumn ? "target_accuracy," : "") << SummaryCsvHeader() << "\n";
-    size_t failures = 0;
+    // The index: one row per finished point, written as `dlsim collect` writes it.
+    std::vector<std::string> finishedDirs;
     for (size_t i = 0; i < points.size(); ++i)
     {
         const std::string out = points[i].config.GetString("out");
-        auto fields = ReadSummaryCsvRow(out + "/summary.csv");
-        if (failed[i] || !fields || !HasCompleteResults(out))
+        if (!failed[i] && ReadSummaryCsvRow(out + "/summary.csv") && HasCompleteResults(out))
         {
-            ++failures;
-            continue;
+            finishedDirs.push_back(out);
         }
-        std::string row;
-        for (size_t f = 0; f < fields->size(); ++f)
-        {
-            row += (f ? "," : "") + (*fields)[f];
-        }
-        for (const auto& [key, value] : points[i].values)
-        {
-            index << (value.find(',') == std::string::npos ? value : "\"" + value + "\"") << ",";
-        }
-        for (const auto& [key, value] : points[i].values)
-        {
-            if (!NumericColumnSuffix(key).empty())
-            {
-                index << std::setprecision(12) << NumericValue(key, value) << ",";
-            }
-        }
-        index << points[i].name << ","
-              << (targetColumn ? points[i].config.GetString("target_accuracy") + "," : "") << row
-              << "\n";
     }
-    WriteFileAtomically(root + "/index.csv", index.str());
-    std::cout << "dlsim: index of " << points.size() - failures << " runs in " << root
-              << "/index.csv, wall time " << std::fixed << std::setprecision(0) << elapsed() << " s"
-              << std::endl;
+    std::ostringstream quiet;
+    const size_t indexed = IndexRuns(root, finishedDirs, quiet);
+    const size_t failures = points.size() - indexed;
+    std::cout << "dlsim: index of " << indexed << " runs in " << root << "/index.csv, wall time "
+              << std::fixed << std::setprecision(0) << elapsed() << " s" << std::endl;
     PrintGridTable(points, failed, config.GetString("target_accuracy"), std::cout);
     if (failures > 0)
     {

@@ -709,22 +709,62 @@ NumericValue(const std::string& key, const std::string& value)
     return unit == "Mbit/s" ? x * 1e6 : unit == "ms" ? x * 1e-3 : x;
 }
 
-size_t
-CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
+namespace
 {
-    std::vector<Run> runs = FindRuns(dir, targetAccuracy);
-    if (runs.empty())
+
+/// Whether `a` comes before `b` on `axis`: rates and latencies by their value, other numbers as
+/// numbers, the rest as text; so a grid's points and `collect` list runs in one order.
+bool
+ValueBefore(const std::string& axis, const std::string& a, const std::string& b)
+{
+    if (!NumericColumnSuffix(axis).empty())
     {
-        throw ScenarioError("no finished runs (folders with config.ini, summary.json and "
-                            "summary.csv of a run that finished) under "
-                            + dir);
+        try
+        {
+            return NumericValue(axis, a) < NumericValue(axis, b);
+        }
+        catch (const std::exception&)
+        {
+            // A random variable or a file: no one number, so ordered as text.
+        }
     }
-    std::vector<std::string> axes = Axes(runs);
+    char* endA = nullptr;
+    char* endB = nullptr;
+    const double x = std::strtod(a.c_str(), &endA);
+    const double y = std::strtod(b.c_str(), &endB);
+    if (!a.empty() && !b.empty() && *endA == '\0' && *endB == '\0' && x != y)
+    {
+        return x < y;
+    }
+    return a < b;
+}
+
+/// index.csv of `runs` under `dir`: the one writer, for grids and for `collect`.
+void
+WriteIndex(const std::string& dir, std::vector<Run> runs, std::ostream& log)
+{
+    const std::vector<std::string> axes = Axes(runs);
+    std::stable_sort(runs.begin(),
+                     runs.end(),
+                     [&axes](const Run& a, const Run& b)
+                     {
+                         for (const auto& axis : axes)
+                         {
+                             const std::string& x = a.config.at(axis);
+                             const std::string& y = b.config.at(axis);
+                             if (x != y)
+                             {
+                                 return ValueBefore(axis, x, y);
+                             }
+                         }
+                         return false;
+                     });
     std::ostringstream index;
     for (const auto& axis : axes)
     {
         index << axis << ",";
     }
+    // Swept rates and latencies once more as numbers in bit/s and seconds, for plotting tools.
     for (const auto& axis : axes)
     {
         if (!NumericColumnSuffix(axis).empty())
@@ -771,6 +811,37 @@ CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
     }
     WriteFileAtomically(dir + "/index.csv", index.str());
     log << "dlsim: index of " << runs.size() << " runs in " << dir << "/index.csv" << std::endl;
+}
+
+} // namespace
+
+size_t
+CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
+{
+    std::vector<Run> runs = FindRuns(dir, targetAccuracy);
+    if (runs.empty())
+    {
+        throw ScenarioError("no finished runs (folders with config.ini, summary.json and "
+                            "summary.csv of a run that finished) under "
+                            + dir);
+    }
+    WriteIndex(dir, runs, log);
+    return runs.size();
+}
+
+size_t
+IndexRuns(const std::string& dir, const std::vector<std::string>& runDirs, std::ostream& log)
+{
+    std::vector<Run> runs;
+    for (const auto& runDir : runDirs)
+    {
+        std::vector<Run> found = FindRuns(runDir, -1.0);
+        runs.insert(runs.end(), found.begin(), found.end());
+    }
+    if (!runs.empty())
+    {
+        WriteIndex(dir, runs, log);
+    }
     return runs.size();
 }
 

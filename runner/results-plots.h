@@ -9,6 +9,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -42,6 +43,16 @@ bool ParsePlotOption(const std::string& arg, PlotOptions& options);
  * run's own target. Returns the number of runs found; throws if none.
  */
 size_t CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy = -1.0);
+
+/**
+ * `dir`/index.csv of the finished runs among `runDirs` (a grid's points), written as
+ * CollectRuns writes it: rows ordered by their axis values (rates and latencies by value), so
+ * that a grid and a later `collect` of its folder give the same file. Writes nothing when none
+ * finished; returns the number of runs listed.
+ */
+size_t IndexRuns(const std::string& dir,
+                 const std::vector<std::string>& runDirs,
+                 std::ostream& log);
 
 /**
  * Render figures into `dir`/plots with gnuplot: mean test accuracy (with a min-max band over

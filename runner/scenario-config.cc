@@ -8,6 +8,7 @@
 #include "dataset-catalog.h"
 #include "learner.h"
 #include "partitioner.h"
+#include "underlay-registry.h"
 #include "value-text.h"
 
 #include <boost/program_options.hpp>
@@ -80,22 +81,15 @@ SetupKeys()
         {"weight_decay", "0", "SGD weight decay"},
         {"batch_size", "8", "mini-batch size"},
         {"local_steps", "3", "SGD steps per round"},
-        {"network",
-         "direct",
-         "underlay: direct (a dedicated link per overlay edge), access (every host behind its "
-         "own up/down access link to a core router), regions (access networks around "
-         "regional routers joined by WAN links) or file (routers from underlay.file)"},
-        {"link.bandwidth",
-         "10Mbps",
-         "link bandwidth, e.g. 10Mbps, or an ns-3 random variable in Mbit/s; 1 bit/s to 1 Tbit/s "
-         "(as every rate, fixed, drawn or from a file)"},
-        {"link.latency",
-         "10ms",
-         "one-way link latency, e.g. 10ms, or an ns-3 random variable in ms; 0 to 10 s (as every "
-         "latency, fixed, drawn or from a file: beyond, ns-3's TCP gives connections up)"},
-        {"link.file",
-         "",
-         "CSV 'u,v,bandwidth,latency' giving every link (overrides the two above)"},
+    };
+    return keys;
+}
+
+/// The keys after the underlays' keys.
+const std::vector<ScenarioKey>&
+LinkKeys()
+{
+    static const std::vector<ScenarioKey> keys = {
         {"link.mtu", "1500", "link MTU in bytes"},
         {"link.queue",
          "auto",
@@ -106,20 +100,6 @@ SetupKeys()
          "queue discipline in front of every device: none (drop-tail device queue), fq-codel, "
          "codel, pie or fifo"},
         {"link.loss", "0", "probability that a packet is lost, on every link and direction"},
-        {"underlay.file",
-         "",
-         "network = file: router-level topology file (Inet, Orbis or Rocketfuel weights), read "
-         "whole: a header that disagrees with the body, a link listed twice or to itself, a node "
-         "without links and a disconnected topology are errors; paths of overlay neighbours may "
-         "cross at most 63 routers (ns3::Ipv4L3Protocol::DefaultTtl - 1)"},
-        {"underlay.format",
-         "inet",
-         "network = file: inet, orbis or rocketfuel (a file of another shape is an error that "
-         "says which)"},
-        {"underlay.bandwidth", "1Gbps", "network = file: rate of every router-to-router link"},
-        {"underlay.latency", "5ms", "network = file: one-way latency of every router link"},
-        {"underlay.attach", "random", "network = file: learners attach to random routers, or file"},
-        {"underlay.attach_file", "", "CSV 'node,router' (router by its name in underlay.file)"},
         {"cross.traffic",
          "none",
          "other users' traffic between routers: none, cbr (UDP at cross.rate), onoff or bulk "
@@ -161,30 +141,6 @@ SetupKeys()
          "install ns-3's FlowMonitor on every node and write flowmon.xml (its statistics, "
          "histograms and probes) and flows.csv (per flow: ends, packets, bytes, throughput, "
          "mean delay and jitter, lost packets) when the run finishes"},
-        {"access.up",
-         "10Mbps",
-         "network = access/regions: host uplink rate, or an ns-3 random variable in Mbit/s"},
-        {"access.down",
-         "50Mbps",
-         "network = access/regions: host downlink rate, or an ns-3 random variable in Mbit/s"},
-        {"access.latency",
-         "5ms",
-         "network = access/regions: one-way access link latency, or a random variable in ms"},
-        {"access.file",
-         "",
-         "CSV 'host,up,down,latency' giving every host's access link (overrides the three above)"},
-        {"core.bandwidth",
-         "unlimited",
-         "network = access: rate of each edge router's link to the core router, or unlimited"},
-        {"core.latency", "0ms", "network = access: one-way latency of each edge-to-core link"},
-        {"regions.latency",
-         "builtin",
-         "network = regions: builtin (six world regions) or a CSV matrix of one-way latencies in "
-         "ms (square, symmetric, distinct names, zero diagonal)"},
-        {"regions.count", "0", "network = regions: use the first this many regions; 0: all"},
-        {"regions.assign", "round-robin", "network = regions: round-robin, random or file"},
-        {"regions.file", "", "CSV 'node,region' for regions.assign = file"},
-        {"regions.bandwidth", "1Gbps", "network = regions: WAN link rate, or unlimited"},
         {"tcp.segment_size", "0", "TCP MSS in bytes; 0: MTU - 52 (IP, TCP and timestamp headers)"},
         {"tcp.buffer", "4194304", "TCP send and receive buffer in bytes"},
         {"tcp.initial_cwnd", "10", "TCP initial congestion window in segments"},
@@ -306,6 +262,8 @@ ScenarioKeys()
         AddRegistered<PartitionRegistration>(keys, "partition", "shards");
         AddRegistered<ModelRegistration>(keys, "model", "gn-lenet");
         keys.insert(keys.end(), SetupKeys().begin(), SetupKeys().end());
+        AddRegistered<UnderlayRegistration>(keys, "network", "direct");
+        keys.insert(keys.end(), LinkKeys().begin(), LinkKeys().end());
         generation = RegistryGeneration();
         for (size_t i = 0; i < keys.size(); ++i)
         {

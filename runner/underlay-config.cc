@@ -4,20 +4,15 @@
  */
 #include "underlay-config.h"
 
-#include "access-model.h"
 #include "cross-traffic-helper.h"
-#include "direct-underlay-helper.h"
-#include "link-model.h"
 #include "ns3/callback.h"
 #include "ns3/packet.h"
 #include "ns3/point-to-point-net-device.h"
 #include "random-variable-spec.h"
 #include "rate-trace-helper.h"
 #include "rate-trace.h"
-#include "region-model.h"
 #include "result-files.h"
-#include "routed-underlay-helper.h"
-#include "router-topology-reader.h"
+#include "underlay-registry.h"
 
 #include <algorithm>
 #include <fstream>
@@ -39,14 +34,6 @@ AddBytes(uint64_t* counter, Ptr<const Packet> packet)
     *counter += packet->GetSize();
 }
 
-/// A rate key that may be "unlimited" (0).
-double
-RateOrUnlimited(const ScenarioConfig& c, const std::string& key)
-{
-    const std::string& text = c.GetString(key);
-    return text == "unlimited" ? 0.0 : ParseDataRateBps(key, text);
-}
-
 LinkBehaviour
 ReadLinkBehaviour(const ScenarioConfig& c, uint32_t mtu)
 {
@@ -57,26 +44,6 @@ ReadLinkBehaviour(const ScenarioConfig& c, uint32_t mtu)
     b.mtu = mtu;
     CheckLinkBehaviour(b);
     return b;
-}
-
-AccessModel
-ReadAccessModel(const ScenarioConfig& c)
-{
-    AccessModel access(
-        c.GetString("access.up"), c.GetString("access.down"), c.GetString("access.latency"));
-    if (!c.GetString("access.file").empty())
-    {
-        access.SetFile(c.GetString("access.file"));
-    }
-    return access;
-}
-
-LatencyMatrix
-ReadRegions(const ScenarioConfig& c)
-{
-    const std::string& source = c.GetString("regions.latency");
-    LatencyMatrix all = source == "builtin" ? BuiltinRegionLatencies() : ReadLatencyMatrix(source);
-    return FirstRegions(all, static_cast<uint32_t>(c.GetUint("regions.count", 0, 100000)));
 }
 
 std::optional<RateTrace>
@@ -90,27 +57,6 @@ ReadTrace(const ScenarioConfig& c)
     return RateTrace::Read(file,
                            c.GetChoice("trace.format", {"auto", "csv", "mahimahi"}),
                            ParseSeconds("trace.window", c.GetString("trace.window")));
-}
-
-/// The router-level topology of network = file, its links given underlay.bandwidth/latency.
-RouterNetwork
-ReadRouterFile(const ScenarioConfig& c)
-{
-    if (c.GetString("underlay.file").empty())
-    {
-        throw ConfigValueError("network = file needs underlay.file");
-    }
-    RouterNetwork net
-        = ReadRouterTopology(c.GetString("underlay.file"),
-                             c.GetChoice("underlay.format", {"inet", "orbis", "rocketfuel"}));
-    const double bps = ParseDataRateBps("underlay.bandwidth", c.GetString("underlay.bandwidth"));
-    const double latency = ParseLatencySeconds("underlay.latency", c.GetString("underlay.latency"));
-    for (auto& link : net.links)
-    {
-        link.bandwidthBps = bps;
-        link.latencySeconds = latency;
-    }
-    return net;
 }
 
 /// Cross traffic, or nothing when cross.traffic = none.
@@ -134,32 +80,6 @@ ReadCrossTraffic(const ScenarioConfig& c)
                               ParseDataRateBps("cross.rate", c.GetString("cross.rate")),
                               ParsePeriodSeconds("cross.on", c.GetString("cross.on")),
                               ParsePeriodSeconds("cross.off", c.GetString("cross.off")));
-}
-
-/// The link roles the chosen network will have, known before it is built.
-std::vector<std::string>
-RolesOf(const ScenarioConfig& c, const std::string& network)
-{
-    if (network == "direct")
-    {
-        return {"direct"};
-    }
-    std::vector<std::string> roles = {"up", "down"};
-    if (network == "access"
-        && (c.GetString("core.bandwidth") != "unlimited"
-            || ParseLatencySeconds("core.latency", c.GetString("core.latency")) > 0))
-    {
-        roles.push_back("core");
-    }
-    if (network == "regions")
-    {
-        roles.push_back("wan");
-    }
-    if (network == "file")
-    {
-        roles.push_back("router");
-    }
-    return roles;
 }
 
 /// Whether role items (all, access, a role) cover links of role `role`.
@@ -199,10 +119,26 @@ CheckRolesExist(const std::string& key,
 } // namespace
 
 const std::vector<std::string>&
-KnownNetworks()
+KnownLinkRoles()
 {
-    static const std::vector<std::string> names = {"direct", "access", "regions", "file"};
-    return names;
+    static std::vector<std::string> roles;
+    static uint64_t generation = 0;
+    if (roles.empty() || generation != RegistryGeneration())
+    {
+        roles = {"all", "access"};
+        for (const std::string& name : UnderlayRegistry::Names())
+        {
+            for (const std::string& role : UnderlayRegistry::Get(name).linkRoles)
+            {
+                if (std::find(roles.begin(), roles.end(), role) == roles.end())
+                {
+                    roles.push_back(role);
+                }
+            }
+        }
+        generation = RegistryGeneration();
+    }
+    return roles;
 }
 
 LinkSelection::LinkSelection(const ScenarioConfig& c,
@@ -210,8 +146,7 @@ LinkSelection::LinkSelection(const ScenarioConfig& c,
                              const std::string& network)
     : m_key(key), m_network(network)
 {
-    static const std::vector<std::string> known
-        = {"all", "up", "down", "access", "core", "wan", "router", "direct"};
+    const std::vector<std::string>& known = KnownLinkRoles();
     for (const auto& item : c.GetList(key))
     {
         if (std::find(known.begin(), known.end(), item) != known.end())
@@ -225,10 +160,10 @@ LinkSelection::LinkSelection(const ScenarioConfig& c,
         if (colon == std::string::npos || colon == 0 || colon + 1 == item.size()
             || item.find(':', colon + 1) != std::string::npos)
         {
-            throw ConfigValueError(key + ": '" + ShownText(item)
-                                   + "' is neither a link role (all, up, down, access, core, wan, "
-                                     "router, direct) nor a link direction FROM:TO named as in "
-                                     "links.csv (e.g. 3:core)");
+            throw ConfigValueError(key + ": '" + ShownText(item) + "' is neither a link role ("
+                                   + JoinNames(known)
+                                   + ") nor a link direction FROM:TO named as in links.csv "
+                                     "(e.g. 3:core)");
         }
         m_directions.emplace_back(item.substr(0, colon), item.substr(colon + 1));
     }
@@ -290,7 +225,9 @@ LinkSelection::Check(const Underlay& underlay) const
 }
 
 UnderlayConfig::UnderlayConfig(const ScenarioConfig& c, uint32_t learners, uint32_t mtu)
-    : m_config(c), m_learners(learners), m_network(c.GetChoice("network", KnownNetworks()))
+    : m_config(c), m_learners(learners),
+      m_network(c.GetChoice("network", UnderlayRegistry::Names())),
+      m_registration(UnderlayRegistry::Get(m_network))
 {
     // Every key of the chosen underlay is parsed now; files are read here too, so a bad one is
     // reported before the dataset loads.
@@ -298,45 +235,16 @@ UnderlayConfig::UnderlayConfig(const ScenarioConfig& c, uint32_t learners, uint3
     LinkSelection traced(c, "trace.links", m_network);
     if (ReadTrace(c))
     {
-        traced.CheckRoles(RolesOf(c, m_network));
+        traced.CheckRoles(RolesOf(m_registration, c));
     }
     if (ReadCrossTraffic(c))
     {
-        CheckRolesExist("cross.links", c.GetList("cross.links"), RolesOf(c, m_network), m_network);
+        CheckRolesExist(
+            "cross.links", c.GetList("cross.links"), RolesOf(m_registration, c), m_network);
     }
-    if (m_network == "direct")
+    if (m_registration.check)
     {
-        LinkModel links(c.GetString("link.bandwidth"), c.GetString("link.latency"));
-        return;
-    }
-    ReadAccessModel(c);
-    if (!c.GetString("access.file").empty())
-    {
-        ReadAccessModel(c).Draw(learners);
-    }
-    if (m_network == "access")
-    {
-        RateOrUnlimited(c, "core.bandwidth");
-        ParseLatencySeconds("core.latency", c.GetString("core.latency"));
-        return;
-    }
-    if (m_network == "regions")
-    {
-        LatencyMatrix regions = ReadRegions(c);
-        RateOrUnlimited(c, "regions.bandwidth");
-        const std::string& assign
-            = c.GetChoice("regions.assign", {"round-robin", "random", "file"});
-        if (assign == "file")
-        {
-            AssignRegions(assign, learners, regions, nullptr, c.GetString("regions.file"));
-        }
-        return;
-    }
-    RouterNetwork routers = ReadRouterFile(c);
-    const std::string& attach = c.GetChoice("underlay.attach", {"random", "file"});
-    if (attach == "file")
-    {
-        AttachLearners(routers, learners, attach, c.GetString("underlay.attach_file"), nullptr);
+        m_registration.check(c, learners);
     }
 }
 
@@ -346,84 +254,20 @@ UnderlayConfig::GetNetwork() const
     return m_network;
 }
 
-std::unique_ptr<UnderlayHelper>
-UnderlayConfig::MakeHelper(const OverlayGraph& overlay,
-                           uint32_t learners,
-                           int64_t stream,
-                           std::ostream* log) const
-{
-    const ScenarioConfig& c = m_config;
-    const uint32_t mtu = static_cast<uint32_t>(c.GetUint("link.mtu", 576, 65535));
-    LinkBehaviour behaviour = ReadLinkBehaviour(c, mtu);
-    if (m_network == "direct")
-    {
-        LinkModel linkModel(c.GetString("link.bandwidth"), c.GetString("link.latency"));
-        if (!c.GetString("link.file").empty())
-        {
-            linkModel.SetFile(c.GetString("link.file"));
-        }
-        linkModel.AssignStreams(stream);
-        auto helper = std::make_unique<DirectUnderlayHelper>(overlay);
-        helper->SetLinkModel(linkModel);
-        helper->SetLinkBehaviour(behaviour);
-        helper->AssignStreams(stream + 1000);
-        return helper;
-    }
-    // Streams of their own, so the direct network's draws stay what they always were.
-    AccessModel access = ReadAccessModel(c);
-    access.AssignStreams(stream + 200);
-    RouterNetwork network;
-    if (m_network == "access")
-    {
-        network
-            = MakeAccessNetwork(access.Draw(learners),
-                                RateOrUnlimited(c, "core.bandwidth"),
-                                ParseLatencySeconds("core.latency", c.GetString("core.latency")));
-    }
-    else if (m_network == "file")
-    {
-        network = ReadRouterFile(c);
-        Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
-        rng->SetStream(stream + 204);
-        network.attachment = AttachLearners(network,
-                                            learners,
-                                            c.GetString("underlay.attach"),
-                                            c.GetString("underlay.attach_file"),
-                                            rng);
-        network.access = access.Draw(learners);
-    }
-    else
-    {
-        LatencyMatrix regions = ReadRegions(c);
-        Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
-        rng->SetStream(stream + 203);
-        std::vector<uint32_t> regionOf = AssignRegions(
-            c.GetString("regions.assign"), learners, regions, rng, c.GetString("regions.file"));
-        network = MakeRegionNetwork(
-            access.Draw(learners), regionOf, regions, RateOrUnlimited(c, "regions.bandwidth"));
-    }
-    auto helper = std::make_unique<RoutedUnderlayHelper>(network);
-    helper->SetLinkBehaviour(behaviour);
-    helper->AssignStreams(stream + 1000);
-    helper->SetTalkingPairs(overlay.GetLinks());
-    if (log)
-    {
-        helper->SetProgress([log](const std::string& line) { *log << line << std::endl; });
-    }
-    return helper;
-}
-
 Underlay
 UnderlayConfig::Install(NodeContainer learners,
                         const OverlayGraph& overlay,
                         int64_t stream,
                         std::ostream* log)
 {
-    Underlay underlay = MakeHelper(overlay, learners.GetN(), stream, log)->Install(learners);
+    const ScenarioConfig& c = m_config;
+    const uint32_t mtu = static_cast<uint32_t>(c.GetUint("link.mtu", 576, 65535));
+    const UnderlaySetup setup{c, learners.GetN(), overlay, ReadLinkBehaviour(c, mtu), stream, log};
+    Underlay underlay = m_registration.create(setup)->Install(learners);
     if (std::optional<CrossTrafficHelper> cross = ReadCrossTraffic(m_config))
     {
         cross->Install(underlay, m_config.GetList("cross.links"));
-        cross->AssignStreams(stream + 300);
+        cross->AssignStreams(stream + kUnderlayStreams);
     }
     if (std::optional<RateTrace> trace = ReadTrace(m_config))
     {
@@ -433,7 +277,15 @@ UnderlayConfig::Install(NodeContainer learners,
         {
             if (traced.Selects(link))
             {
-                RateTraceHelper().Install(DynamicCast<PointToPointNetDevice>(link.device), *trace);
+                Ptr<PointToPointNetDevice> device = DynamicCast<PointToPointNetDevice>(link.device);
+                if (!device)
+                {
+                    throw ConfigValueError("trace.links: " + link.from + ":" + link.to + " (role "
+                                           + link.role
+                                           + ") is not a point-to-point link; rate traces "
+                                             "follow point-to-point links only");
+                }
+                RateTraceHelper().Install(device, *trace);
                 link.bandwidthBps = trace->GetMeanRateBps();
                 link.trace = m_config.GetString("trace.file");
             }
@@ -448,7 +300,7 @@ UnderlayConfig::ReadSelection(const std::string& key) const
     LinkSelection selection(m_config, key, m_network);
     if (!selection.Empty())
     {
-        selection.CheckRoles(RolesOf(m_config, m_network));
+        selection.CheckRoles(RolesOf(m_registration, m_config));
     }
     return selection;
 }
@@ -494,7 +346,11 @@ LinkUsage::LinkUsage(const Underlay& underlay)
 {
     for (size_t k = 0; k < m_links.size(); ++k)
     {
-        Ptr<Object> source = m_links[k].txSource ? m_links[k].txSource : m_links[k].device;
+        Ptr<Object> source = m_links[k].txSource;
+        if (!source)
+        {
+            source = m_links[k].device;
+        }
         if (!source->TraceConnectWithoutContext("PhyTxEnd",
                                                 MakeBoundCallback(&AddBytes, &m_bytes[k])))
         {

@@ -24,13 +24,16 @@ namespace ns3
 
 class UnderlayHelper;
 
-/// The underlays a scenario can choose with `network`.
-const std::vector<std::string>& KnownNetworks();
+struct UnderlayRegistration;
+
+/// The link roles scenario keys may name: all, access (up and down) and every role of a
+/// registered underlay.
+const std::vector<std::string>& KnownLinkRoles();
 
 /**
  * The link directions a scenario key chooses (trace.links, capture.pcap, capture.ascii): items
- * that are link roles (all, up, down, access: up and down, core, wan, router, direct) or one
- * direction named FROM:TO as the `from` and `to` columns of links.csv name it ("3:core",
+ * that are link roles (KnownLinkRoles: all, access for up and down, or a role of an underlay) or
+ * one direction named FROM:TO as the `from` and `to` columns of links.csv name it ("3:core",
  * "eu-west:us-east"). The one way a scenario selects links.
  */
 class LinkSelection
@@ -67,7 +70,8 @@ class LinkSelection
 
 /**
  * Reads and checks every underlay key of the scenario, so that errors show before anything is
- * built or loaded, then builds the chosen underlay and applies link traces.
+ * built or loaded, then builds the chosen underlay (its UnderlayRegistration) and applies what
+ * every underlay has: link behaviour, cross traffic and rate traces.
  */
 class UnderlayConfig
 {
@@ -95,14 +99,10 @@ class UnderlayConfig
     LinkSelection ReadSelection(const std::string& key) const;
 
   private:
-    std::unique_ptr<UnderlayHelper> MakeHelper(const OverlayGraph& overlay,
-                                               uint32_t learners,
-                                               int64_t stream,
-                                               std::ostream* log) const;
-
     const ScenarioConfig& m_config;
     uint32_t m_learners;
     std::string m_network;
+    const UnderlayRegistration& m_registration;
 };
 
 /**

@@ -100,6 +100,7 @@ TEST(Grid, RunsEveryPointWritesAnIndexAndResumes)
 
     // collect rebuilds the index from the folders alone. A point run with another thread count
     // (by hand, or resumed with another -j) is the same run: the thread count is no axis.
+    const std::string resumedIndex = ReadWholeFile(out + "/index.csv");
     const std::string config = out + "/seed=2_algorithm=dpsgd/config.ini";
     std::string text = ReadWholeFile(config);
     const std::string threads = "\nthreads = " + std::to_string(share) + "\n";
@@ -109,8 +110,33 @@ TEST(Grid, RunsEveryPointWritesAnIndexAndResumes)
     fs::remove(out + "/index.csv");
     ASSERT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + " --collect " + out, output), 0) << output;
     const std::string collected = ReadWholeFile(out + "/index.csv");
-    EXPECT_EQ(Lines(collected), 5u);
+    EXPECT_EQ(collected, resumedIndex) << "one index writer: the grid's and collect's agree";
     EXPECT_EQ(collected.find("run.threads"), std::string::npos) << collected;
+    fs::remove_all(out);
+}
+
+// The grid and `collect` once wrote their indexes apart: a grid over 10Mbps and 1Mbps listed its
+// points in scenario order, collect in folder-name order ("...=10Mbps" before "...=1Mbps").
+TEST(Grid, IndexListsSweptRatesByValueAsCollectDoes)
+{
+    const std::string out
+        = (fs::temp_directory_path() / ("dlsim-rates-" + std::to_string(getpid()))).string();
+    fs::remove_all(out);
+    std::string output;
+    ASSERT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + kSmall
+                             + " --link.bandwidth='10Mbps, 1Mbps' --no-plot -j 2 --out=" + out,
+                         output),
+              0)
+        << output;
+    const std::string index = ReadWholeFile(out + "/index.csv");
+    const size_t slow = index.find("\n1Mbps,1000000,");
+    const size_t fast = index.find("\n10Mbps,10000000,");
+    ASSERT_NE(slow, std::string::npos) << index;
+    ASSERT_NE(fast, std::string::npos) << index;
+    EXPECT_LT(slow, fast) << index;
+    fs::remove(out + "/index.csv");
+    ASSERT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + " --collect " + out, output), 0) << output;
+    EXPECT_EQ(ReadWholeFile(out + "/index.csv"), index);
     fs::remove_all(out);
 }
 
