@@ -26,48 +26,6 @@
 namespace ns3
 {
 
-const std::map<std::string, std::string>&
-Ns3AttributesSetByDlsim()
-{
-    static const std::map<std::string, std::string> keys = {
-        {"ns3::TcpSocket::SegmentSize", "tcp.segment_size"},
-        {"ns3::TcpSocket::SndBufSize", "tcp.buffer"},
-        {"ns3::TcpSocket::RcvBufSize", "tcp.buffer"},
-        {"ns3::TcpSocket::InitialCwnd", "tcp.initial_cwnd"},
-        {"ns3::TcpSocketBase::MinRto", "tcp.min_rto"},
-        {"ns3::TcpSocket::DelAckTimeout", "tcp.delayed_ack"},
-        {"ns3::LearnerApplication::TcpDelAckTimeout", "tcp.delayed_ack"},
-        {"ns3::PointToPointNetDevice::DataRate", "link.bandwidth or access.up/down"},
-        {"ns3::PointToPointNetDevice::Mtu", "link.mtu"},
-        {"ns3::PointToPointChannel::Delay", "link.latency or access.latency"},
-        {"ns3::DropTailQueue<Packet>::MaxSize", "link.queue"},
-        {"ns3::LearnerApplication::Rounds", "rounds"},
-        {"ns3::LearnerApplication::RoundMode", "rounds.mode"},
-        {"ns3::LearnerApplication::RoundTimeout", "rounds.timeout"},
-        {"ns3::LearnerApplication::LateMessages", "rounds.late"},
-        {"ns3::LearnerApplication::MissingModels", "rounds.missing"},
-        {"ns3::LearnerApplication::Duration", "rounds.duration"},
-        {"ns3::LearnerApplication::EvalInterval", "eval.interval"},
-        {"ns3::LearnerApplication::Evaluate", "eval.nodes"},
-        {"ns3::LearnerApplication::MeasuredComputeScale", "compute.measured_scale"},
-        {"ns3::OnOffApplication::DataRate", "cross.rate"},
-        {"ns3::OnOffApplication::OnTime", "cross.on"},
-        {"ns3::OnOffApplication::OffTime", "cross.off"},
-        {"ns3::BulkSendApplication::MaxBytes", "cross.traffic"},
-        {"ns3::LearnerApplication::EvalEvery", "eval.every"},
-        {"ns3::LearnerApplication::EvalSamples", "eval.test_samples"},
-        {"ns3::LearnerApplication::TcpSegmentSize", "tcp.segment_size"},
-        {"ns3::LearnerApplication::TcpBufferSize", "tcp.buffer"},
-        {"ns3::LearnerApplication::TcpInitialCwnd", "tcp.initial_cwnd"},
-        {"ns3::LearnerApplication::TcpMinRto", "tcp.min_rto"},
-        {"ns3::LearnerApplication::TcpProfile", "tcp.profile"},
-        {"ns3::LearnerApplication::Seed", "seed"},
-        {"ns3::LearnerApplication::LearnerId", "(set per learner)"},
-        {"ns3::LearnerApplication::ComputeTime", "compute.*"},
-    };
-    return keys;
-}
-
 namespace
 {
 
@@ -271,13 +229,14 @@ ParseValue(const std::string& key,
 } // namespace
 
 void
-SetNs3AttributeDefaults(const std::map<std::string, std::string>& attributes)
+SetNs3AttributeDefaults(const std::map<std::string, std::string>& attributes,
+                        const std::map<std::string, std::string>& setByKeys)
 {
     for (const auto& [name, text] : attributes)
     {
         const std::string key = "ns3." + ShownText(name);
-        auto own = Ns3AttributesSetByDlsim().find(name);
-        if (own != Ns3AttributesSetByDlsim().end())
+        auto own = setByKeys.find(name);
+        if (own != setByKeys.end())
         {
             throw ConfigValueError(key + ": dlsim sets this attribute itself; use " + own->second);
         }

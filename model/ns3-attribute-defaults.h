@@ -19,17 +19,13 @@ namespace ns3
  * The text is checked for the attribute's type first (numbers, booleans, times with a unit,
  * data rates with a unit, queue sizes, enum names, type names, strings), because ns-3 aborts
  * the process on some malformed values. Attributes that dlsim sets itself from its own keys
- * (e.g. the learners' TCP segment size, or a link's data rate) are refused with the key to use
- * instead, since their default would have no effect. Throws ConfigValueError naming
+ * (e.g. the learners' TCP segment size, or a link's data rate), given as `setByKeys` (full
+ * name to the keys that set it), are refused with the key to use instead, since their default
+ * would have no effect. Throws ConfigValueError naming
  * "ns3.<full name>" on an unknown type, attribute or value.
  */
-void SetNs3AttributeDefaults(const std::map<std::string, std::string>& attributes);
-
-/**
- * The attributes dlsim sets itself on the objects it creates (full name), each with the key that
- * sets it: their defaults would have no effect, so SetNs3AttributeDefaults refuses them.
- */
-const std::map<std::string, std::string>& Ns3AttributesSetByDlsim();
+void SetNs3AttributeDefaults(const std::map<std::string, std::string>& attributes,
+                             const std::map<std::string, std::string>& setByKeys);
 
 } // namespace ns3
 

@@ -207,6 +207,7 @@ PrintUsage(std::ostream& out)
         << "                 [--log-x] [--log-y]\n"
         << "       dlsim-run --collect DIR [the same options as --plot]\n"
         << "       dlsim-run --version\n"
+        << "       dlsim-run --key-table   (the keys as the doc's reStructuredText table)\n"
         << "(./dlsim run, ./dlsim plot and ./dlsim collect call it this way.)\n\n"
         << "Runs a scenario (default scenarios/quickstart.ini) and writes its results.\n"
         << "A key given several comma-separated values (a, b, c) is a grid axis: every\n"
@@ -225,8 +226,12 @@ PrintUsage(std::ostream& out)
         << "Any key can be set in the file or overridden on the command line:\n\n";
     for (const auto& key : ScenarioKeys())
     {
-        out << "  --" << key.name << " (default '" << key.defaultValue << "')\n      " << key.help
-            << "\n";
+        out << "  --" << key.name << " (default '" << key.defaultValue << "')\n      " << key.help;
+        for (size_t i = 0; i < key.attributes.size(); ++i)
+        {
+            out << (i == 0 ? " (sets " : ", ") << key.attributes[i];
+        }
+        out << (key.attributes.empty() ? "" : ")") << "\n";
     }
 }
 
@@ -759,6 +764,11 @@ main(int argc, char** argv)
         if (arg == "--version")
         {
             std::cout << VersionLine() << std::endl;
+            return 0;
+        }
+        if (arg == "--key-table")
+        {
+            WriteKeyTableRst(std::cout);
             return 0;
         }
         if (arg == "--tune-choco")

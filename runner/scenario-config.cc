@@ -29,30 +29,44 @@ const std::vector<ScenarioKey>&
 RunKeys()
 {
     static const std::vector<ScenarioKey> keys = {
-        {"nodes", "16", "number of learners (simulated hosts)"},
-        {"rounds", "100", "communication rounds (per learner; at most, with rounds.duration)"},
+        {"nodes",
+         "16",
+         "number of learners (simulated hosts)",
+         {"ns3::LearnerApplication::LearnerId"}},
+        {"rounds",
+         "100",
+         "communication rounds (per learner; at most, with rounds.duration)",
+         {"ns3::LearnerApplication::Rounds"}},
         {"rounds.mode",
          "sync",
          "sync (wait for every in-neighbour), deadline (wait at most rounds.timeout after "
-         "sending) or async (never wait: aggregate whatever arrived)"},
+         "sending) or async (never wait: aggregate whatever arrived)",
+         {"ns3::LearnerApplication::RoundMode"}},
         {"rounds.timeout",
          "none",
          "deadline rounds: simulated time to wait for in-neighbours after sending, e.g. 500ms "
-         "(none: for ever, as sync); other modes ignore it, so that a grid can sweep the mode"},
+         "(none: for ever, as sync); other modes ignore it, so that a grid can sweep the mode",
+         {"ns3::LearnerApplication::RoundTimeout"}},
         {"rounds.late",
          "drop",
          "deadline rounds: a message of a round already aggregated is dropped, or used as stale "
-         "in the next aggregation (Sparse-Push, SCSP and CHOCO-SGD always use it)"},
+         "in the next aggregation (Sparse-Push, SCSP and CHOCO-SGD always use it)",
+         {"ns3::LearnerApplication::LateMessages"}},
         {"rounds.missing",
          "self",
          "deadline and async rounds of D-PSGD, random sampling, top-k and JWINS: an in-neighbour "
          "with no new message keeps its weight on the node (self), or stands in with the latest "
          "message taken from it, however old (cache, as SWIFT); sync rounds and the other "
-         "algorithms ignore it"},
+         "algorithms ignore it",
+         {"ns3::LearnerApplication::MissingModels"}},
         {"rounds.duration",
          "none",
-         "start no round after this simulated time, e.g. 300s (needs eval.interval)"},
-        {"seed", "1", "seeds everything drawn at random: data split, topology, links, models"},
+         "start no round after this simulated time, e.g. 300s (needs eval.interval)",
+         {"ns3::LearnerApplication::Duration"}},
+        {"seed",
+         "1",
+         "seeds everything drawn at random: data split, topology, links, models",
+         {"ns3::LearnerApplication::Seed"}},
         {"topology",
          "random-regular",
          "random-regular, ring, directed-ring, complete, directed-exponential, "
@@ -90,11 +104,12 @@ const std::vector<ScenarioKey>&
 LinkKeys()
 {
     static const std::vector<ScenarioKey> keys = {
-        {"link.mtu", "1500", "link MTU in bytes"},
+        {"link.mtu", "1500", "link MTU in bytes", {"ns3::PointToPointNetDevice::Mtu"}},
         {"link.queue",
          "auto",
          "queue per link direction: auto (bandwidth-delay product of a 100 ms round trip, at "
-         "least 8 packets), packets (100p) or bytes (150000B)"},
+         "least 8 packets), packets (100p) or bytes (150000B)",
+         {"ns3::DropTailQueue<Packet>::MaxSize"}},
         {"link.queue_disc",
          "none",
          "queue discipline in front of every device: none (drop-tail device queue), fq-codel, "
@@ -103,13 +118,23 @@ LinkKeys()
         {"cross.traffic",
          "none",
          "other users' traffic between routers: none, cbr (UDP at cross.rate), onoff or bulk "
-         "(TCP)"},
-        {"cross.rate", "10Mbps", "rate of each cross-traffic flow (while on)"},
+         "(TCP)",
+         {"ns3::BulkSendApplication::MaxBytes"}},
+        {"cross.rate",
+         "10Mbps",
+         "rate of each cross-traffic flow (while on)",
+         {"ns3::OnOffApplication::DataRate"}},
         {"cross.links",
          "[wan, core, router]",
          "link roles that carry one cross flow per direction"},
-        {"cross.on", "1s", "onoff cross traffic: mean on period (exponential), at least 1ms"},
-        {"cross.off", "1s", "onoff cross traffic: mean off period (exponential), at least 1ms"},
+        {"cross.on",
+         "1s",
+         "onoff cross traffic: mean on period (exponential), at least 1ms",
+         {"ns3::OnOffApplication::OnTime"}},
+        {"cross.off",
+         "1s",
+         "onoff cross traffic: mean off period (exponential), at least 1ms",
+         {"ns3::OnOffApplication::OffTime"}},
         {"trace.file",
          "",
          "rate trace for the links of trace.links: CSV 'time_s,rate' (rows at least 1 ms apart) or "
@@ -141,23 +166,40 @@ LinkKeys()
          "install ns-3's FlowMonitor on every node and write flowmon.xml (its statistics, "
          "histograms and probes) and flows.csv (per flow: ends, packets, bytes, throughput, "
          "mean delay and jitter, lost packets) when the run finishes"},
-        {"tcp.segment_size", "0", "TCP MSS in bytes; 0: MTU - 52 (IP, TCP and timestamp headers)"},
-        {"tcp.buffer", "4194304", "TCP send and receive buffer in bytes"},
-        {"tcp.initial_cwnd", "10", "TCP initial congestion window in segments"},
+        {"tcp.segment_size",
+         "0",
+         "TCP MSS in bytes; 0: MTU - 52 (IP, TCP and timestamp headers)",
+         {"ns3::TcpSocket::SegmentSize", "ns3::LearnerApplication::TcpSegmentSize"}},
+        {"tcp.buffer",
+         "4194304",
+         "TCP send and receive buffer in bytes",
+         {"ns3::TcpSocket::SndBufSize",
+          "ns3::TcpSocket::RcvBufSize",
+          "ns3::LearnerApplication::TcpBufferSize"}},
+        {"tcp.initial_cwnd",
+         "10",
+         "TCP initial congestion window in segments",
+         {"ns3::TcpSocket::InitialCwnd", "ns3::LearnerApplication::TcpInitialCwnd"}},
         {"tcp.profile",
          "linux",
          "TCP: linux (Linux's loss recovery: RACK-TLP, PRR, Linux's RTO formula, quick ACKs, "
          "CUBIC and slow start after idle; within 10% of the Linux kernel, see Timing fidelity "
-         "in the doc) or ns3 (ns-3 3.37's own TCP as it is, the default before)"},
+         "in the doc) or ns3 (ns-3 3.37's own TCP as it is, the default before)",
+         {"ns3::LearnerApplication::TcpProfile"}},
         {"tcp.min_rto",
          "auto",
          "TCP minimum retransmission timeout; auto: the profile's (ns3: 1 s, RFC 6298's; linux: "
-         "200 ms, added to the smoothed RTT as Linux does)"},
+         "200 ms, added to the smoothed RTT as Linux does)",
+         {"ns3::TcpSocketBase::MinRto", "ns3::LearnerApplication::TcpMinRto"}},
         {"tcp.delayed_ack",
          "auto",
          "longest TCP ACK delay; auto: the profile's (ns3: 200 ms; linux: 40 ms); must stay "
-         "below tcp.min_rto"},
-        {"compute.model", "flops", "flops, fixed or measured (measured is not reproducible)"},
+         "below tcp.min_rto",
+         {"ns3::TcpSocket::DelAckTimeout", "ns3::LearnerApplication::TcpDelAckTimeout"}},
+        {"compute.model",
+         "flops",
+         "flops, fixed or measured (measured is not reproducible)",
+         {"ns3::LearnerApplication::ComputeTime"}},
         {"compute.device_gflops",
          "10",
          "device speed in GFLOP/s, or an ns-3 random variable; 1e-9 to 1e15 (as drawn)"},
@@ -170,7 +212,8 @@ LinkKeys()
          "simulated seconds per SGD step for compute.model = fixed"},
         {"compute.measured_scale",
          "1.0",
-         "factor on measured CPU time for compute.model = measured"},
+         "factor on measured CPU time for compute.model = measured",
+         {"ns3::LearnerApplication::MeasuredComputeScale"}},
         {"faults.crash",
          "[]",
          "hosts that crash: NODE@DOWN (for good) or NODE@DOWN-UP, e.g. [3@60s, 5@100s-150s]"},
@@ -178,13 +221,23 @@ LinkKeys()
         {"faults.links",
          "[]",
          "links that fail: A:B@DOWN-UP with the ends named as in links.csv, e.g. [0:1@30s-90s]"},
-        {"eval.every", "10", "evaluate every this many rounds"},
+        {"eval.every",
+         "10",
+         "evaluate every this many rounds",
+         {"ns3::LearnerApplication::EvalEvery"}},
         {"eval.interval",
          "none",
          "evaluate every learner on one clock, every this much simulated time, e.g. 10s, "
-         "instead of by rounds (needed by rounds.mode = async and rounds.duration); at least 1ms"},
-        {"eval.test_samples", "0", "test samples to evaluate on (the first ones); 0: all"},
-        {"eval.nodes", "0", "learners that evaluate, drawn at random; 0: all"},
+         "instead of by rounds (needed by rounds.mode = async and rounds.duration); at least 1ms",
+         {"ns3::LearnerApplication::EvalInterval"}},
+        {"eval.test_samples",
+         "0",
+         "test samples to evaluate on (the first ones); 0: all",
+         {"ns3::LearnerApplication::EvalSamples"}},
+        {"eval.nodes",
+         "0",
+         "learners that evaluate, drawn at random; 0: all",
+         {"ns3::LearnerApplication::Evaluate"}},
         {"target_accuracy", "0.7", "mean test accuracy whose time and bytes to reach are reported"},
         {"run.stall_timeout",
          "auto",
@@ -233,7 +286,7 @@ AddRegistered(std::vector<ScenarioKey>& keys, const std::string& name, const std
     keys.push_back({name, value, OrList(choices)});
     for (const auto& key : Registry<Registration>::Keys())
     {
-        keys.push_back({key.name, key.defaultValue, key.help});
+        keys.push_back({key.name, key.defaultValue, key.help, key.attributes});
     }
 }
 
@@ -278,6 +331,48 @@ ScenarioKeys()
         }
     }
     return keys;
+}
+
+std::map<std::string, std::string>
+AttributesSetByKeys()
+{
+    std::map<std::string, std::string> keysOf;
+    for (const auto& key : ScenarioKeys())
+    {
+        for (const auto& attribute : key.attributes)
+        {
+            std::string& keys = keysOf[attribute];
+            keys += (keys.empty() ? "" : " or ") + key.name;
+        }
+    }
+    return keysOf;
+}
+
+void
+WriteKeyTableRst(std::ostream& out)
+{
+    out << ".. list-table:: Scenario keys\n"
+           "   :header-rows: 1\n"
+           "   :widths: 26 22 52\n\n"
+           "   * - Key\n"
+           "     - Default\n"
+           "     - Meaning\n";
+    for (const auto& key : ScenarioKeys())
+    {
+        out << "   * - ``" << key.name << "``\n"
+            << "     - " << (key.defaultValue.empty() ? "" : "``" + key.defaultValue + "``") << "\n"
+            << "     - " << key.help;
+        if (!key.attributes.empty())
+        {
+            out << " (sets";
+            for (size_t i = 0; i < key.attributes.size(); ++i)
+            {
+                out << (i == 0 ? " " : ", ") << "``" << key.attributes[i] << "``";
+            }
+            out << ")";
+        }
+        out << "\n";
+    }
 }
 
 namespace

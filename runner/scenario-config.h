@@ -30,10 +30,22 @@ struct ScenarioKey
     std::string name;
     std::string defaultValue;
     std::string help;
+    /// The ns-3 attributes (full names) dlsim sets from this key: an `--ns3.` default of one of
+    /// them would have no effect, so it is refused with the key to use.
+    std::vector<std::string> attributes = {};
 };
 
 /// Every key a scenario may set, in the order the resolved configuration is written.
 const std::vector<ScenarioKey>& ScenarioKeys();
+
+/**
+ * The ns-3 attributes dlsim sets itself (full name), each with the keys that set it
+ * ("link.bandwidth or access.up"): the `attributes` of the key table's rows, the one list of them.
+ */
+std::map<std::string, std::string> AttributesSetByKeys();
+
+/// The key table as a reStructuredText list-table (the doc's "Scenario keys" section).
+void WriteKeyTableRst(std::ostream& out);
 
 /**
  * Whether `key` can change a run's results. Not `out` (where they go), `run.threads` (how fast

@@ -391,7 +391,7 @@ ReadPlan(const ScenarioConfig& c)
     plan.delayedAck = Seconds(delayedAck);
     plan.out = c.GetString("out");
     // ns-3 attribute defaults: checked now, applied before anything is built.
-    SetNs3AttributeDefaults(c.GetNs3Attributes());
+    SetNs3AttributeDefaults(c.GetNs3Attributes(), AttributesSetByKeys());
     return plan;
 }
 

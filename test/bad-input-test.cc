@@ -7,6 +7,7 @@
  */
 #include "ns3-attribute-defaults.h"
 #include "run-command.h"
+#include "scenario-config.h"
 
 #include <filesystem>
 #include <fstream>
@@ -379,7 +380,7 @@ TEST(BadInput, EveryCaseGetsItsExitStatusAndAMessageNamingTheProblem)
 // the runner, the learner helper or the learners' sockets set must be refused by name.
 TEST(BadInput, EveryAttributeDlsimSetsIsRefusedAsAnNs3Default)
 {
-    const auto& refused = Ns3AttributesSetByDlsim();
+    const auto refused = AttributesSetByKeys();
     struct Setter
     {
         std::string file;
@@ -411,7 +412,7 @@ TEST(BadInput, EveryAttributeDlsimSetsIsRefusedAsAnNs3Default)
                 listed = listed || refused.count(type + "::" + attribute) > 0;
             }
             EXPECT_TRUE(listed) << setter.file << " sets " << attribute
-                                << ", missing from Ns3AttributesSetByDlsim()";
+                                << ", bound to no key (ScenarioKey::attributes)";
         }
         EXPECT_GT(found, 0u) << "no " << setter.call << " in " << setter.file;
     }

@@ -2,6 +2,7 @@
 /*
  * dlsim: tests of scenario files: defaults, sections, overrides and errors naming the key.
  */
+#include "run-command.h"
 #include "scenario-config.h"
 
 #include <filesystem>
@@ -102,6 +103,30 @@ TEST(ScenarioConfig, ResolvedIniReadsBackIdentically)
         EXPECT_EQ(back.GetString(key.name), c.GetString(key.name)) << key.name;
     }
     std::filesystem::remove(path);
+}
+
+// The doc's key table is the key list: one declaration per key, printed, not copied by hand.
+TEST(ScenarioConfig, TheDocsKeyTableIsTheKeyList)
+{
+    // From dlsim-run: this test program registers algorithms and partitions of its own.
+    std::string table;
+    ASSERT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + " --key-table", table), 0) << table;
+    std::ifstream doc(std::string(DLSIM_SOURCE_DIR) + "/doc/dlsim.rst");
+    std::stringstream text;
+    text << doc.rdbuf();
+    EXPECT_NE(text.str().find(table), std::string::npos)
+        << "doc/dlsim.rst's key table differs from the keys: replace it with the output of "
+           "dlsim-run --key-table";
+}
+
+// Every attribute a key binds is refused as an --ns3. default, naming every key that sets it.
+TEST(ScenarioConfig, AttributesBoundToKeysNameTheirKeys)
+{
+    const auto refused = AttributesSetByKeys();
+    EXPECT_EQ(refused.at("ns3::PointToPointNetDevice::DataRate"),
+              "link.bandwidth or access.up or access.down");
+    EXPECT_EQ(refused.at("ns3::LearnerApplication::RoundTimeout"), "rounds.timeout");
+    EXPECT_EQ(refused.at("ns3::TcpSocket::SndBufSize"), "tcp.buffer");
 }
 
 } // namespace

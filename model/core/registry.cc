@@ -40,11 +40,20 @@ JoinNames(const std::vector<std::string>& items)
     return out;
 }
 
+AlgorithmKey
+AlgorithmKey::Sets(std::vector<std::string> names) const
+{
+    AlgorithmKey key = *this;
+    key.attributes = std::move(names);
+    return key;
+}
+
 bool
 SameKey(const AlgorithmKey& a, const AlgorithmKey& b)
 {
     return a.type == b.type && a.defaultValue == b.defaultValue && a.min == b.min && a.max == b.max
-           && a.choices == b.choices && a.allowsAuto == b.allowsAuto && a.help == b.help;
+           && a.choices == b.choices && a.allowsAuto == b.allowsAuto && a.help == b.help
+           && a.attributes == b.attributes;
 }
 
 uint64_t&

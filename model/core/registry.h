@@ -50,6 +50,9 @@ struct AlgorithmKey
     /// run (e.g. a step size tuned on the overlay).
     bool allowsAuto = false;
     std::string help;
+    /// The ns-3 attributes (full names) the key sets, for keys of the ns-3 layer's registrations
+    /// (an underlay's link rate sets ns3::PointToPointNetDevice::DataRate).
+    std::vector<std::string> attributes = {};
 
     static AlgorithmKey Number(const std::string& name,
                                const std::string& defaultValue,
@@ -85,6 +88,9 @@ struct AlgorithmKey
 
     /// Throws std::invalid_argument naming the key and the value when the value does not fit.
     void Check(const std::string& value) const;
+
+    /// The same key binding `attributes` (full names of ns-3 attributes it sets).
+    AlgorithmKey Sets(std::vector<std::string> attributes) const;
 };
 
 /// The same key, declared identically (two registrations may share a key only so).

@@ -37,12 +37,14 @@ DirectUnderlay()
         AlgorithmKey::Text("link.bandwidth",
                            "10Mbps",
                            "link bandwidth, e.g. 10Mbps, or an ns-3 random variable in Mbit/s; 1 "
-                           "bit/s to 1 Tbit/s (as every rate, fixed, drawn or from a file)"),
+                           "bit/s to 1 Tbit/s (as every rate, fixed, drawn or from a file)")
+            .Sets({"ns3::PointToPointNetDevice::DataRate"}),
         AlgorithmKey::Text("link.latency",
                            "10ms",
                            "one-way link latency, e.g. 10ms, or an ns-3 random variable in ms; 0 "
                            "to 10 s (as every latency, fixed, drawn or from a file: beyond, "
-                           "ns-3's TCP gives connections up)"),
+                           "ns-3's TCP gives connections up)")
+            .Sets({"ns3::PointToPointChannel::Delay"}),
         AlgorithmKey::Text("link.file",
                            "",
                            "CSV 'u,v,bandwidth,latency' giving every link (overrides the two "

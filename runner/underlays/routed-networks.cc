@@ -18,15 +18,18 @@ AccessLinkKeys()
         AlgorithmKey::Text(
             "access.up",
             "10Mbps",
-            "network = access/regions: host uplink rate, or an ns-3 random variable in Mbit/s"),
+            "network = access/regions: host uplink rate, or an ns-3 random variable in Mbit/s")
+            .Sets({"ns3::PointToPointNetDevice::DataRate"}),
         AlgorithmKey::Text(
             "access.down",
             "50Mbps",
-            "network = access/regions: host downlink rate, or an ns-3 random variable in Mbit/s"),
+            "network = access/regions: host downlink rate, or an ns-3 random variable in Mbit/s")
+            .Sets({"ns3::PointToPointNetDevice::DataRate"}),
         AlgorithmKey::Text(
             "access.latency",
             "5ms",
-            "network = access/regions: one-way access link latency, or a random variable in ms"),
+            "network = access/regions: one-way access link latency, or a random variable in ms")
+            .Sets({"ns3::PointToPointChannel::Delay"}),
         AlgorithmKey::Text("access.file",
                            "",
                            "CSV 'host,up,down,latency' giving every host's access link (overrides "
