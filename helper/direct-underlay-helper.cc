@@ -60,7 +60,7 @@ int64_t
 DirectUnderlayHelper::AssignStreams(int64_t stream)
 {
     m_stream = stream;
-    return 0;
+    return AssignLossStreams(m_lossModels, stream);
 }
 
 Underlay
@@ -107,6 +107,7 @@ DirectUnderlayHelper::Install(NodeContainer learners)
         NS_LOG_INFO("link " << u << "-" << v << ": " << underlay.links.back().bandwidthBps
                             << " bit/s, " << underlay.links.back().latencySeconds << " s");
     }
+    m_lossModels = links.GetLossModels();
     return underlay;
 }
 

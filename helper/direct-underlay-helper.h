@@ -40,7 +40,11 @@ class DirectUnderlayHelper : public UnderlayHelper
     void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
     /// An attribute of every PointToPointChannel (e.g. "Delay").
     void SetChannelAttribute(const std::string& name, const AttributeValue& value);
-    /// The random streams of the loss models start here.
+    /**
+     * The random streams of the loss models, one per lossy link direction from `stream` on:
+     * before Install, where Install starts them (default 1000), returning 0; after it, assigned
+     * at once, returning the number used, as ns-3 helpers chain AssignStreams.
+     */
     int64_t AssignStreams(int64_t stream);
 
     /// Build the links between learners.Get(u) and learners.Get(v) for every overlay link u-v.
@@ -53,6 +57,7 @@ class DirectUnderlayHelper : public UnderlayHelper
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_deviceAttributes;
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_channelAttributes;
     int64_t m_stream = 1000;
+    std::vector<Ptr<RateErrorModel>> m_lossModels; ///< what Install built, for AssignStreams
 };
 
 /// Install the Internet stack (IPv4 only) on every node of `nodes` that has none yet.

@@ -269,7 +269,7 @@ int64_t
 RoutedUnderlayHelper::AssignStreams(int64_t stream)
 {
     m_stream = stream;
-    return 0;
+    return AssignLossStreams(m_lossModels, stream);
 }
 
 Underlay
@@ -355,6 +355,7 @@ RoutedUnderlayHelper::Install(NodeContainer learners)
     CheckPathsFitTheTtl(learners, hops);
     NS_LOG_INFO(n << " hosts on " << m_network.routers.size() << " routers, "
                   << underlay.links.size() << " link directions");
+    m_lossModels = links.GetLossModels();
     return underlay;
 }
 

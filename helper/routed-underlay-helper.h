@@ -75,7 +75,11 @@ class RoutedUnderlayHelper : public UnderlayHelper
     explicit RoutedUnderlayHelper(RouterNetwork network);
 
     void SetLinkBehaviour(const LinkBehaviour& behaviour);
-    /// The random streams of the loss models start here.
+    /**
+     * The random streams of the loss models, one per lossy link direction from `stream` on:
+     * before Install, where Install starts them (default 1000), returning 0; after it, assigned
+     * at once, returning the number used, as ns-3 helpers chain AssignStreams.
+     */
     int64_t AssignStreams(int64_t stream);
     /**
      * The learner pairs that exchange messages (default: every pair). Install throws
@@ -96,6 +100,7 @@ class RoutedUnderlayHelper : public UnderlayHelper
     RouterNetwork m_network;
     LinkBehaviour m_behaviour;
     int64_t m_stream = 1000;
+    std::vector<Ptr<RateErrorModel>> m_lossModels; ///< what Install built, for AssignStreams
     std::optional<std::vector<std::pair<uint32_t, uint32_t>>> m_pairs;
     std::function<void(const std::string&)> m_progress;
 };

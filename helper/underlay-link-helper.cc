@@ -237,8 +237,26 @@ UnderlayLinkHelper::ConfigureDirection(Ptr<NetDevice> sender,
         errors->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
         errors->SetRate(m_behaviour.loss);
         errors->AssignStreams(m_nextStream++);
+        m_lossModels.push_back(errors);
         receiver->SetAttribute("ReceiveErrorModel", PointerValue(errors));
     }
+}
+
+const std::vector<Ptr<RateErrorModel>>&
+UnderlayLinkHelper::GetLossModels() const
+{
+    return m_lossModels;
+}
+
+int64_t
+AssignLossStreams(const std::vector<Ptr<RateErrorModel>>& models, int64_t stream)
+{
+    int64_t used = 0;
+    for (const auto& model : models)
+    {
+        used += model->AssignStreams(stream + used);
+    }
+    return used;
 }
 
 } // namespace ns3

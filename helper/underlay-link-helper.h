@@ -7,6 +7,7 @@
 #ifndef DLSIM_UNDERLAY_LINK_HELPER_H
 #define DLSIM_UNDERLAY_LINK_HELPER_H
 
+#include "ns3/error-model.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-interface-container.h"
 #include "ns3/net-device-container.h"
@@ -89,6 +90,9 @@ class UnderlayLinkHelper
                  const std::string& roleAtoB,
                  const std::string& roleBtoA);
 
+    /// The loss models installed so far (links with LinkBehaviour::loss > 0), in stream order.
+    const std::vector<Ptr<RateErrorModel>>& GetLossModels() const;
+
   private:
     /// Record what `sender` got, give it its queue, and `receiver` its loss model.
     void ConfigureDirection(Ptr<NetDevice> sender, Ptr<NetDevice> receiver, UnderlayLink& record);
@@ -97,7 +101,14 @@ class UnderlayLinkHelper
     PointToPointHelper m_p2p;
     Ipv4AddressHelper m_addresses;
     int64_t m_nextStream = 1000;
+    std::vector<Ptr<RateErrorModel>> m_lossModels;
 };
+
+/**
+ * Give `models` the streams from `stream` on, one each, as ns-3 helpers' AssignStreams do;
+ * returns the number used.
+ */
+int64_t AssignLossStreams(const std::vector<Ptr<RateErrorModel>>& models, int64_t stream);
 
 } // namespace ns3
 

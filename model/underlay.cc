@@ -4,7 +4,8 @@
  */
 #include "underlay.h"
 
-#include "ns3/channel.h"
+#include "ns3/point-to-point-channel.h"
+#include "ns3/point-to-point-net-device.h"
 
 namespace ns3
 {
@@ -12,8 +13,10 @@ namespace ns3
 Ptr<NetDevice>
 ReceiverOf(const UnderlayLink& link)
 {
-    Ptr<Channel> channel = link.device->GetChannel();
-    if (!channel || channel->GetNDevices() != 2)
+    // Only a point-to-point channel has one far end: a Wi-Fi channel of one station and one
+    // access point has two devices too, but is a shared medium.
+    Ptr<PointToPointChannel> channel = DynamicCast<PointToPointChannel>(link.device->GetChannel());
+    if (!channel)
     {
         return nullptr;
     }

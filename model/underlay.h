@@ -12,6 +12,7 @@
 #include "ns3/node-container.h"
 #include "ns3/ptr.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,12 @@ struct Underlay
     LearnerAddresses addresses;      ///< where each learner is reached
     std::vector<UnderlayLink> links; ///< every link direction, in the order they were built
     NodeContainer routers;           ///< nodes the helper created besides the learners' own
+    /**
+     * Set by an underlay that needs simulated time to come up before it carries anything (Wi-Fi
+     * stations associate with their access points): it calls the function it is given once the
+     * network is up. Unset: up at once, at time 0.
+     */
+    std::function<void(std::function<void()>)> whenUp;
 };
 
 /**

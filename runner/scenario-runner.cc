@@ -695,6 +695,9 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     learners.SetAttribute("TcpMinRto", TimeValue(plan.minRto));
     learners.SetAttribute("TcpDelAckTimeout", TimeValue(plan.delayedAck));
     learners.SetWorkerThreads(plan.threads);
+    // A network that needs time to come up (Wi-Fi association) does so before the learners
+    // start: installed later, they start when installed.
+    plan.underlay->BringUp(underlay, log);
     ApplicationContainer apps = learners.Install(hosts, underlay.addresses);
     apps.Start(Seconds(0));
 

@@ -8,6 +8,7 @@
 #include "ns3/callback.h"
 #include "ns3/packet.h"
 #include "ns3/point-to-point-net-device.h"
+#include "ns3/simulator.h"
 #include "random-variable-spec.h"
 #include "rate-trace-helper.h"
 #include "rate-trace.h"
@@ -292,6 +293,41 @@ UnderlayConfig::Install(NodeContainer learners,
         }
     }
     return underlay;
+}
+
+void
+UnderlayConfig::BringUp(const Underlay& underlay, std::ostream& log) const
+{
+    if (!underlay.whenUp)
+    {
+        return;
+    }
+    bool up = false;
+    underlay.whenUp(
+        [&up]()
+        {
+            up = true;
+            Simulator::Stop();
+        });
+    if (!up)
+    {
+        // Bounded: a network that never comes up is an error, not a run that waits for ever.
+        const Time limit = Seconds(60);
+        EventId bound = Simulator::Schedule(limit, []() { Simulator::Stop(); });
+        Simulator::Run();
+        bound.Cancel();
+        if (!up)
+        {
+            throw ScenarioError("network " + m_network + ": the network did not come up within "
+                                + std::to_string(limit.GetSeconds())
+                                + " s of simulated time (e.g. Wi-Fi stations that never "
+                                  "associated)");
+        }
+    }
+    log << "network " << m_network << " up at " << Simulator::Now().GetSeconds()
+        << " s of simulated time: the learners start then (reported times count from the start of "
+           "the simulation)"
+        << std::endl;
 }
 
 LinkSelection

@@ -91,6 +91,13 @@ class UnderlayConfig
                      int64_t stream,
                      std::ostream* log = nullptr);
 
+    /**
+     * Run the simulation until `underlay` is up (Underlay::whenUp; at once when it has none),
+     * at most 60 s of simulated time, so that the learners start on a network that carries
+     * their packets. Throws ScenarioError when it did not come up; logs when it did.
+     */
+    void BringUp(const Underlay& underlay, std::ostream& log) const;
+
     /// A one-line description for the run log, e.g. "access: 16 hosts, up 1-10 Mbit/s ...".
     std::string Describe(const Underlay& underlay) const;
 

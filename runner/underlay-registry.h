@@ -33,9 +33,11 @@ struct UnderlaySetup
     const OverlayGraph& overlay;  ///< who talks to whom (a helper may build only those paths)
     LinkBehaviour behaviour;      ///< queues, queue discipline, loss and MTU of every link
     /**
-     * The first of the ns-3 random streams the underlay may draw from. The built-in underlays
-     * keep the fixed offsets they always had (so that results stay what they were); a new one
-     * draws from stream, stream + 1, ... and never beyond stream + kUnderlayStreams.
+     * The ns-3 random streams of the underlay: what it draws itself from stream to stream +
+     * kUnderlayStreams - 1 (the built-ins keep the offsets they always had, so that results stay
+     * what they were: direct's links from stream, access links from stream + 200), its
+     * helper's own (loss models, Wi-Fi devices) from stream + 1000 on, which the helper chains
+     * by count as ns-3 helpers do. Cross traffic draws from stream + kUnderlayStreams.
      */
     int64_t stream;
     std::ostream* log; ///< steps that take more than a few seconds are reported here, if set

@@ -9,6 +9,7 @@
 #include "learner-helper.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
+#include "ns3/ipv4-address-generator.h"
 #include "ns3/network-module.h"
 #include "routed-underlay-helper.h"
 #include "router-topology-reader.h"
@@ -324,6 +325,34 @@ TEST(Underlay, ALossyNetworkDeliversEveryMessageIntactButLater)
         EXPECT_EQ(a.models[i], b.models[i]) << "learner " << i << " aggregated other bytes";
     }
     EXPECT_GT(b.end, a.end);
+}
+
+// AssignStreams after Install chains as ns-3's helpers do: it returns the streams it used (one
+// per lossy link direction: the receiving end's loss model), so the next helper starts after.
+TEST(Underlay, AssignStreamsAfterInstallReturnsTheStreamsUsed)
+{
+    LinkBehaviour lossy;
+    lossy.loss = 0.01;
+    const OverlayGraph ring = MakeRingGraph(3);
+    DirectUnderlayHelper direct(ring);
+    direct.SetLinkModel(LinkModel("10Mbps", "1ms"));
+    direct.SetLinkBehaviour(lossy);
+    NodeContainer nodes;
+    nodes.Create(3);
+    const Underlay built = direct.Install(nodes);
+    EXPECT_EQ(direct.AssignStreams(100), static_cast<int64_t>(built.links.size()))
+        << "3 links, 2 directions each";
+    Simulator::Destroy();
+    Ipv4AddressGenerator::Reset(); // the next network's links use the same address space
+
+    RoutedUnderlayHelper routed(MakeAccessNetwork(SameAccess(3, 10e6, 50e6, 0.005), 0, 0));
+    routed.SetLinkBehaviour(lossy);
+    NodeContainer hosts;
+    hosts.Create(3);
+    const Underlay access = routed.Install(hosts);
+    EXPECT_EQ(routed.AssignStreams(200), static_cast<int64_t>(access.links.size()));
+    Simulator::Destroy();
+    Ipv4AddressGenerator::Reset();
 }
 
 // Two regions: a message between them takes its transfer time plus the WAN link's latency
