@@ -722,6 +722,24 @@ WifiUnderlayHelper::Install(NodeContainer learners)
         }
     }
     underlay.addresses = LearnerAddresses(stationAddress);
+    // The network is up once every station has associated (state outlives this helper).
+    underlay.whenUp = [state](std::function<void()> up)
+    {
+        if (!state->last.IsNegative()) // every station associated already
+        {
+            up();
+            return;
+        }
+        std::function<void()> before = std::move(state->callback);
+        state->callback = [before, up]()
+        {
+            if (before)
+            {
+                before();
+            }
+            up();
+        };
+    };
 
     // The nominal rate: the constant mode's, or the best the standard sends at this width and
     // with these streams (the modes are listed from slowest to fastest within each class).

@@ -12,11 +12,16 @@ UnderlayRegistration DirectUnderlay();
 UnderlayRegistration AccessUnderlay();
 UnderlayRegistration RegionsUnderlay();
 UnderlayRegistration RouterFileUnderlay();
+UnderlayRegistration WifiUnderlay();
 
 std::vector<UnderlayRegistration>
 UnderlayRegistration::Builtins()
 {
-    return {DirectUnderlay(), AccessUnderlay(), RegionsUnderlay(), RouterFileUnderlay()};
+    return {DirectUnderlay(),
+            AccessUnderlay(),
+            RegionsUnderlay(),
+            RouterFileUnderlay(),
+            WifiUnderlay()};
 }
 
 std::vector<std::string>

@@ -43,6 +43,7 @@ WriteFiles(const std::string& dir)
     write("access.csv", "host,up,down,latency\n0,1Mbps,10Mbps,5ms\n1,fast,10Mbps,5ms\n");
     write("matrix.csv", "region,a,b\na,0,10\nb,20,0\n");
     write("regions.csv", "node,region\n0,us-east\n1,atlantis\n");
+    write("positions.csv", "node,x,y,z\n0,1,0,0\n1,nowhere,0,0\n");
     write("trace.csv", "time_s,rate\n0,10Mbps\n5,2Mbps\n3,4Mbps\n");
     write("trace.mahimahi", "10\n20\n15\n");
     write("steps.csv", "time_s,rate\n0,10Mbps\n1,5Mbps\n");
@@ -217,6 +218,26 @@ TEST(BadInput, EveryCaseGetsItsExitStatusAndAMessageNamingTheProblem)
          "--network=regions --regions.assign=file --regions.file={DIR}/regions.csv",
          2,
          {"regions.csv:3", "atlantis"}},
+        {"Wi-Fi standard dlsim does not model",
+         "--network=wifi --wifi.standard=80211g",
+         2,
+         {"wifi.standard", "80211g"}},
+        {"Wi-Fi station out of its access point's reach",
+         "--network=wifi --wifi.distance=80",
+         2,
+         {"wifi.distance", "could never associate"}},
+        {"Wi-Fi constant mode the standard lacks",
+         "--network=wifi --wifi.standard=80211a --wifi.rate_manager=constant:VhtMcs7",
+         2,
+         {"wifi.rate_manager", "VhtMcs7"}},
+        {"Wi-Fi position that is no number",
+         "--network=wifi --nodes=2 --topology=complete --wifi.positions={DIR}/positions.csv",
+         2,
+         {"positions.csv:3", "nowhere"}},
+        {"rate trace on a shared medium",
+         "--network=wifi --trace.file={DIR}/steps.csv --trace.links=wifi-up",
+         2,
+         {"trace.links", "not a point-to-point link"}},
         {"trace going back in time",
          "--network=access --trace.file={DIR}/trace.csv",
          2,
