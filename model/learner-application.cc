@@ -5,7 +5,6 @@
 #include "learner-application.h"
 
 #include "linux-tcp-socket.h"
-
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -13,6 +12,7 @@
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/uinteger.h"
 #include "round-schedule.h"
@@ -59,16 +59,12 @@ LearnerApplication::GetTypeId()
                             MakeUintegerAccessor(&LearnerApplication::m_port),
                             MakeUintegerChecker<uint16_t>(1))
               .AddAttribute("RoundMode",
-                            "How long a round waits for in-neighbours' messages: sync (all of "
-                            "them), deadline (at most RoundTimeout after sending), async (never).",
-                            EnumValue(LearnerApplication::SYNC),
-                            MakeEnumAccessor(&LearnerApplication::m_mode),
-                            MakeEnumChecker(LearnerApplication::SYNC,
-                                            "sync",
-                                            LearnerApplication::DEADLINE,
-                                            "deadline",
-                                            LearnerApplication::ASYNC,
-                                            "async"))
+                            "How long a round waits for in-neighbours' messages: a registered "
+                            "round mode (RoundModeRegistry): sync (all of them), deadline (at "
+                            "most RoundTimeout after sending), async (never).",
+                            StringValue("sync"),
+                            MakeStringAccessor(&LearnerApplication::m_roundMode),
+                            MakeStringChecker())
               .AddAttribute("RoundTimeout",
                             "Deadline rounds: how long to wait for in-neighbours after handing "
                             "the own message to TCP (Time::Max: for ever, as in sync rounds).",
@@ -408,8 +404,8 @@ std::unique_ptr<MessageInbox>
 LearnerApplication::MakeInbox() const
 {
     // Where rounds wait for every message, no neighbour is ever missing: no cache to keep.
-    const auto missing
-        = RoundsWaitForEveryMessage() ? MissingModels::Self : static_cast<MissingModels>(m_missing);
+    const auto missing = Policy().WaitsForEveryMessage() ? MissingModels::Self
+                                                         : static_cast<MissingModels>(m_missing);
     return std::make_unique<MessageInbox>(
         m_algorithm->GetPartialReceipt(), static_cast<LateMessages>(m_late), missing);
 }
@@ -456,7 +452,7 @@ LearnerApplication::Connect(OutConnection& connection)
         MakeCallback(&LearnerApplication::ConnectionSucceeded, this),
         MakeCallback(&LearnerApplication::ConnectionFailed, this));
     connection.socket->SetSendCallback(MakeCallback(&LearnerApplication::HandleSendSpace, this));
-    if (!RoundsWaitForEveryMessage())
+    if (!Policy().WaitsForEveryMessage())
     {
         // Only the send gate of rounds that do not wait reads what TCP has sent: no call per
         // packet where nothing waits on it.
@@ -526,13 +522,11 @@ LearnerApplication::Crash(bool forGood)
     {
         return;
     }
-    if (RoundsWaitForEveryMessage() && !m_finished)
+    if (Policy().WaitsForEveryMessage() && !m_finished)
     {
         std::ostringstream text;
         text << "crashed at " << Simulator::Now().GetSeconds() << " s (faults); "
-             << (m_mode == SYNC ? "synchronous rounds"
-                                : "deadline rounds "
-                                  "without rounds.timeout")
+             << Policy().Describe()
              << " wait for every in-neighbour, so its neighbours cannot go on: use rounds.mode = "
                 "async, or deadline with a rounds.timeout, to study failures";
         Fail(text.str());
@@ -585,7 +579,7 @@ LearnerApplication::IsCrashed() const
 void
 LearnerApplication::LoseConnection(Ptr<Socket> socket, const std::string& why)
 {
-    if (m_mode == SYNC)
+    if (Policy().Lockstep())
     {
         Fail(why);
         return;
@@ -732,7 +726,7 @@ LearnerApplication::PushBytes(OutConnection& connection)
         {
             return; // HandleSendSpace resumes when TCP has freed buffer space
         }
-        if (connection.offset == 0 && !RoundsWaitForEveryMessage()
+        if (connection.offset == 0 && !Policy().WaitsForEveryMessage()
             && connection.sent < connection.earlierEnd)
         {
             // A message waits in the queue, where a newer one can still replace it, until TCP
@@ -813,7 +807,7 @@ LearnerApplication::DeliverMessage(Message message)
 {
     const MessageHeader& h = message.header;
     // Only synchronous rounds guarantee that nothing of a finished round is still on its way.
-    if ((m_mode == SYNC && h.round < m_round) || h.round == 0 || h.round > GetTotalRounds())
+    if ((Policy().Lockstep() && h.round < m_round) || h.round == 0 || h.round > GetTotalRounds())
     {
         Fail("in round " + std::to_string(m_round) + " got a message of round "
              + std::to_string(h.round) + " from learner " + std::to_string(h.sender));
@@ -841,7 +835,7 @@ LearnerApplication::DeliverMessage(Message message)
     held.senderDegree = h.senderDegree;
     held.payload = std::move(message.payload);
     // Wait-free rounds have no lateness: whatever arrived since the last aggregation is used.
-    const uint32_t current = m_mode == ASYNC ? 0 : m_round;
+    const uint32_t current = Policy().TakesWhateverArrived() ? 0 : m_round;
     if (m_inbox->Add(std::move(held), current) == MessageInbox::Added::Duplicate)
     {
         Fail("got two messages of round " + std::to_string(h.round) + " from learner "
@@ -854,7 +848,7 @@ LearnerApplication::DeliverMessage(Message message)
 void
 LearnerApplication::HandlePeerClose(Ptr<Socket> socket)
 {
-    if (!m_finished || m_mode != SYNC)
+    if (!m_finished || !Policy().Lockstep())
     {
         LoseConnection(socket,
                        "a neighbour closed its connection " + DescribeSocket(socket)
@@ -1012,7 +1006,7 @@ LearnerApplication::FinishTraining(Time computeTime)
     auto pieces = CutIntoPieces(framed);
     // A newer model makes an unsent older one worthless: send the newest, not a backlog. Only
     // where no receiver waits for every round's message (it would wait for ever).
-    if (!RoundsWaitForEveryMessage()
+    if (!Policy().WaitsForEveryMessage()
         && m_algorithm->GetPartialReceipt() == PartialReceipt::LatestModel)
     {
         m_roundSuperseded = DropUnsentMessages();
@@ -1037,10 +1031,9 @@ LearnerApplication::FinishTraining(Time computeTime)
     m_totalValueBytes += m_roundValueBytes;
     m_totalMetadataBytes += m_roundMetadataBytes;
     m_trained = true;
-    if (m_mode == DEADLINE && m_roundTimeout != Time::Max())
+    if (const std::optional<Time> deadline = Policy().Deadline())
     {
-        m_deadlineEvent
-            = Simulator::Schedule(m_roundTimeout, &LearnerApplication::DeadlinePassed, this);
+        m_deadlineEvent = Simulator::Schedule(*deadline, &LearnerApplication::DeadlinePassed, this);
     }
     TryAggregate();
 }
@@ -1056,7 +1049,7 @@ LearnerApplication::IsLastRound()
     {
         return false;
     }
-    if (!RoundsWaitForEveryMessage() || !m_budget)
+    if (!Policy().WaitsForEveryMessage() || !m_budget)
     {
         return true;
     }
@@ -1067,10 +1060,22 @@ LearnerApplication::IsLastRound()
     return m_round >= m_budget->lastRound;
 }
 
-bool
-LearnerApplication::RoundsWaitForEveryMessage() const
+const RoundPolicy&
+LearnerApplication::Policy() const
 {
-    return m_mode == SYNC || (m_mode == DEADLINE && m_roundTimeout == Time::Max());
+    // Made on first use, from the attributes as set (a crash at 0 s may come before the start).
+    if (!m_policy)
+    {
+        const RoundModeRegistration* mode = RoundModeRegistry::Find(m_roundMode);
+        NS_ABORT_MSG_UNLESS(mode,
+                            "LearnerApplication: unknown RoundMode '"
+                                << m_roundMode
+                                << "' (known: " << JoinNames(RoundModeRegistry::Names()) << ")");
+        RoundPolicySettings settings;
+        settings.timeout = m_roundTimeout;
+        m_policy = mode->create(settings);
+    }
+    return *m_policy;
 }
 
 uint32_t
@@ -1107,20 +1112,8 @@ LearnerApplication::DeadlinePassed()
 bool
 LearnerApplication::RoundReady() const
 {
-    switch (m_mode)
-    {
-        case ASYNC:
-            return true;
-        case DEADLINE:
-            if (m_deadlinePassed)
-            {
-                return true;
-            }
-            [[fallthrough]];
-        case SYNC:
-        default:
-            return m_inbox->CountOfRound(m_round) >= PhaseOf(m_round).in.size();
-    }
+    return Policy().Ready(
+        m_inbox->CountOfRound(m_round), PhaseOf(m_round).in.size(), m_deadlinePassed);
 }
 
 void
@@ -1132,7 +1125,8 @@ LearnerApplication::TryAggregate()
     }
     Simulator::Cancel(m_deadlineEvent);
     const std::vector<uint32_t>& in = PhaseOf(m_round).in;
-    InboxTake take = m_mode == ASYNC ? m_inbox->TakeAll(m_round, in) : m_inbox->Take(m_round, in);
+    InboxTake take = Policy().TakesWhateverArrived() ? m_inbox->TakeAll(m_round, in)
+                                                     : m_inbox->Take(m_round, in);
     std::vector<ReceivedPayload> received;
     received.reserve(take.messages.size());
     for (const InboxMessage& message : take.messages)

@@ -17,6 +17,7 @@
 #include "ns3/packet.h"
 #include "ns3/socket.h"
 #include "ns3/traced-callback.h"
+#include "round-policy.h"
 #include "sharing-algorithm.h"
 #include "worker-pool.h"
 
@@ -130,14 +131,6 @@ class LearnerApplication : public Application
     typedef void (*AvailabilityCallback)(const AvailabilityReport& report);
     /// Signature of the Failed trace source: why the learner cannot go on.
     typedef void (*FailedCallback)(const std::string& message);
-
-    /// How long a round waits for in-neighbours (RoundMode attribute).
-    enum RoundMode
-    {
-        SYNC,
-        DEADLINE,
-        ASYNC,
-    };
 
     /// Which TCP the learners' sockets are (TcpProfile attribute).
     enum TcpProfile
@@ -303,8 +296,8 @@ class LearnerApplication : public Application
     bool RoundReady() const;
     void TryAggregate();
     uint32_t DropUnsentMessages();
-    /// Sync rounds and deadline rounds without a timeout: every message of a round is awaited.
-    bool RoundsWaitForEveryMessage() const;
+    /// The round mode's policy (RoundMode, RoundTimeout), made when the application starts.
+    const RoundPolicy& Policy() const;
     /// Whether the round just aggregated is this learner's last (Rounds, Duration).
     bool IsLastRound();
     void Evaluate(uint32_t round);
@@ -327,12 +320,13 @@ class LearnerApplication : public Application
     Time m_delAckTimeout;
     TcpProfile m_tcpProfile;
     uint64_t m_maxPayloadBytes;
-    RoundMode m_mode;
+    std::string m_roundMode; ///< a registered round mode (RoundModeRegistry)
     Time m_evalInterval;
     Time m_roundTimeout;
     int m_late;    ///< a LateMessages value (ns-3 enum attributes are ints)
     int m_missing; ///< a MissingModels value
     Time m_duration;
+    mutable std::unique_ptr<RoundPolicy> m_policy; ///< made by Policy() on first use
     Time m_reconnectInterval;
 
     // Learning state

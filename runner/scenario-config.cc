@@ -8,6 +8,7 @@
 #include "dataset-catalog.h"
 #include "learner.h"
 #include "partitioner.h"
+#include "round-policy.h"
 #include "underlay-registry.h"
 #include "value-text.h"
 
@@ -24,7 +25,7 @@ namespace ns3
 namespace
 {
 
-/// The keys before `algorithm` and its keys.
+/// The keys before the round modes' keys.
 const std::vector<ScenarioKey>&
 RunKeys()
 {
@@ -37,28 +38,15 @@ RunKeys()
          "100",
          "communication rounds (per learner; at most, with rounds.duration)",
          {"ns3::LearnerApplication::Rounds"}},
-        {"rounds.mode",
-         "sync",
-         "sync (wait for every in-neighbour), deadline (wait at most rounds.timeout after "
-         "sending) or async (never wait: aggregate whatever arrived)",
-         {"ns3::LearnerApplication::RoundMode"}},
-        {"rounds.timeout",
-         "none",
-         "deadline rounds: simulated time to wait for in-neighbours after sending, e.g. 500ms "
-         "(none: for ever, as sync); other modes ignore it, so that a grid can sweep the mode",
-         {"ns3::LearnerApplication::RoundTimeout"}},
-        {"rounds.late",
-         "drop",
-         "deadline rounds: a message of a round already aggregated is dropped, or used as stale "
-         "in the next aggregation (Sparse-Push, SCSP and CHOCO-SGD always use it)",
-         {"ns3::LearnerApplication::LateMessages"}},
-        {"rounds.missing",
-         "self",
-         "deadline and async rounds of D-PSGD, random sampling, top-k and JWINS: an in-neighbour "
-         "with no new message keeps its weight on the node (self), or stands in with the latest "
-         "message taken from it, however old (cache, as SWIFT); sync rounds and the other "
-         "algorithms ignore it",
-         {"ns3::LearnerApplication::MissingModels"}},
+    };
+    return keys;
+}
+
+/// The keys after the round modes' keys and before `algorithm` and its keys.
+const std::vector<ScenarioKey>&
+SeedKeys()
+{
+    static const std::vector<ScenarioKey> keys = {
         {"rounds.duration",
          "none",
          "start no round after this simulated time, e.g. 300s (needs eval.interval)",
@@ -275,7 +263,10 @@ OrList(const std::vector<std::string>& items)
  */
 template<typename Registration>
 void
-AddRegistered(std::vector<ScenarioKey>& keys, const std::string& name, const std::string& value)
+AddRegistered(std::vector<ScenarioKey>& keys,
+              const std::string& name,
+              const std::string& value,
+              const std::vector<std::string>& attributes = {})
 {
     std::vector<std::string> choices;
     for (const auto& choice : Registry<Registration>::Names())
@@ -283,7 +274,7 @@ AddRegistered(std::vector<ScenarioKey>& keys, const std::string& name, const std
         const std::string& help = Registry<Registration>::Get(choice).help;
         choices.push_back(help.empty() ? choice : choice + " (" + help + ")");
     }
-    keys.push_back({name, value, OrList(choices)});
+    keys.push_back({name, value, OrList(choices), attributes});
     for (const auto& key : Registry<Registration>::Keys())
     {
         keys.push_back({key.name, key.defaultValue, key.help, key.attributes});
@@ -310,6 +301,9 @@ ScenarioKeys()
     if (generation != RegistryGeneration() || keys.empty())
     {
         keys = RunKeys();
+        AddRegistered<RoundModeRegistration>(
+            keys, "rounds.mode", "sync", {"ns3::LearnerApplication::RoundMode"});
+        keys.insert(keys.end(), SeedKeys().begin(), SeedKeys().end());
         AddRegistered<AlgorithmRegistration>(keys, "algorithm", "dpsgd");
         AddRegistered<DatasetRegistration>(keys, "dataset", "fashion-mnist");
         AddRegistered<PartitionRegistration>(keys, "partition", "shards");

@@ -23,6 +23,7 @@
 #include "provenance.h"
 #include "random-variable-spec.h"
 #include "result-files.h"
+#include "round-policy.h"
 #include "run-folder-writer.h"
 #include "run-folder.h"
 #include "torch-version.h"
@@ -257,7 +258,7 @@ ReadOptionalTime(const ScenarioConfig& c, const std::string& key, bool isPeriod 
 void
 ReadRoundMode(const ScenarioConfig& c, ScenarioPlan& plan)
 {
-    plan.roundMode = c.GetChoice("rounds.mode", {"sync", "deadline", "async"});
+    plan.roundMode = c.GetChoice("rounds.mode", RoundModeRegistry::Names());
     plan.lateMessages = c.GetChoice("rounds.late", {"drop", "stale"});
     plan.missingModels = c.GetChoice("rounds.missing", {"cache", "self"});
     plan.roundTimeout = ReadOptionalTime(c, "rounds.timeout");
@@ -273,10 +274,11 @@ ReadRoundMode(const ScenarioConfig& c, ScenarioPlan& plan)
                             "learner stops evaluating, so learners are evaluated on a clock");
     }
     // Learners then stop at different rounds: only a common clock compares their models.
-    if (plan.evalInterval.IsZero() && (plan.roundMode == "async" || !plan.duration.IsZero()))
+    const bool outOfStep = RoundModeRegistry::Get(plan.roundMode).outOfStep;
+    if (plan.evalInterval.IsZero() && (outOfStep || !plan.duration.IsZero()))
     {
         throw ScenarioError(
-            std::string(plan.roundMode == "async" ? "rounds.mode = async" : "rounds.duration")
+            (outOfStep ? "rounds.mode = " + plan.roundMode : std::string("rounds.duration"))
             + " needs eval.interval (e.g. eval.interval = 10s): learners do "
               "different numbers of rounds, so they are evaluated on a clock");
     }
