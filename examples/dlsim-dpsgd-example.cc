@@ -8,8 +8,8 @@
  *   build/dlsim-dpsgd-example --learners=8 --rounds=20 --dataRate=10Mbps --delay=5ms
  *   build/dlsim-dpsgd-example --dataset=fashion-mnist --model=gn-lenet --rounds=100
  */
-#include "dataset-catalog.h"
 #include "direct-underlay-helper.h"
+#include "example-setup.h"
 #include "learner-application.h"
 #include "learner-helper.h"
 #include "ns3/core-module.h"
@@ -25,20 +25,6 @@
 using namespace ns3;
 
 NS_LOG_COMPONENT_DEFINE("DlsimDpsgdExample");
-
-namespace
-{
-
-/// Mean accuracy per evaluated round, filled from the learners' Evaluated trace source.
-std::map<uint32_t, std::vector<double>> g_accuracy;
-
-void
-RecordAccuracy(const EvalReport& report)
-{
-    g_accuracy[report.round].push_back(report.accuracy);
-}
-
-} // namespace
 
 int
 main(int argc, char* argv[])
@@ -69,18 +55,12 @@ main(int argc, char* argv[])
     UseSingleThreadedTorch();
 
     // The data: generated clusters, or Fashion-MNIST from Debian's dataset-fashion-mnist.
-    DatasetChoice choice;
-    choice.name = dataset;
-    choice.synthetic.trainSamples = 2000;
-    choice.synthetic.testSamples = 500;
-    choice.synthetic.seed = seed;
-    const std::vector<std::string> known = KnownDatasets();
-    if (std::find(known.begin(), known.end(), dataset) == known.end())
+    std::optional<DatasetSplit> loaded = LoadExampleData(dataset, seed);
+    if (!loaded)
     {
-        std::cerr << "unknown --dataset " << dataset << std::endl;
         return 2;
     }
-    DatasetSplit data = LoadDataset(choice);
+    DatasetSplit data = *loaded;
     Partition partition = PartitionShards(*data.train, learnerCount, 2, seed);
 
     // One ns-3 node per learner, one point-to-point link per overlay edge.
@@ -111,22 +91,15 @@ main(int argc, char* argv[])
     learners.SetAttribute("EvalEvery", UintegerValue(std::max(1u, rounds / 4)));
     ApplicationContainer apps = learners.Install(nodes, underlay.addresses);
     apps.Start(Seconds(0));
-    for (uint32_t i = 0; i < apps.GetN(); ++i)
-    {
-        apps.Get(i)->TraceConnectWithoutContext("Evaluated", MakeCallback(&RecordAccuracy));
-    }
+    AccuracyLog accuracy;
+    accuracy.Connect(apps);
 
     // The learners stop sending after their last round, so the simulation ends by itself.
     Simulator::Run();
-    for (const auto& [round, accuracies] : g_accuracy)
+    for (uint32_t round : accuracy.Rounds())
     {
-        double mean = 0;
-        for (double a : accuracies)
-        {
-            mean += a / accuracies.size();
-        }
         std::cout << "round " << round << ": mean test accuracy " << std::fixed
-                  << std::setprecision(4) << mean << std::endl;
+                  << std::setprecision(4) << accuracy.MeanAt(round) << std::endl;
     }
     uint32_t completed = DynamicCast<LearnerApplication>(apps.Get(0))->GetCompletedRounds();
     std::cout << "learner 0 completed " << completed << " rounds" << std::endl;

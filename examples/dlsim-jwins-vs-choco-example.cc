@@ -25,8 +25,8 @@
  * below --minAccuracy (default 0: no accuracy check).
  */
 #include "choco-tuning.h"
-#include "dataset-catalog.h"
 #include "direct-underlay-helper.h"
+#include "example-setup.h"
 #include "learner-application.h"
 #include "learner-helper.h"
 #include "link-model.h"
@@ -318,20 +318,12 @@ main(int argc, char* argv[])
     s.training.localSteps = localSteps;
 
     // The data and its partition are made once and handed to both runs (read-only).
-    DatasetChoice choice;
-    choice.name = dataset;
-    choice.path = dataPath;
-    choice.synthetic.trainSamples = 2000;
-    choice.synthetic.testSamples = 500;
-    choice.synthetic.noise = static_cast<float>(noise);
-    choice.synthetic.seed = seed;
-    const std::vector<std::string> known = KnownDatasets();
-    if (std::find(known.begin(), known.end(), dataset) == known.end())
+    std::optional<DatasetSplit> loaded = LoadExampleData(dataset, seed, dataPath, noise);
+    if (!loaded)
     {
-        std::cerr << "unknown --dataset " << dataset << std::endl;
         return 2;
     }
-    s.data = LoadDataset(choice);
+    s.data = *loaded;
     // Two label-sorted shards per learner: the non-IID case where sparse sharing struggles.
     s.partition = PartitionShards(*s.data.train, learnerCount, 2, seed);
 

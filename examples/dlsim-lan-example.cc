@@ -13,7 +13,7 @@
  * --minAccuracy, and that the WAN link carried at least the bytes of every message sent from
  * one office to the other (all of them must cross it); otherwise it exits non-zero.
  */
-#include "dataset-catalog.h"
+#include "example-setup.h"
 #include "learner-application.h"
 #include "learner-helper.h"
 #include "ns3/core-module.h"
@@ -37,7 +37,6 @@ namespace
 uint32_t g_half = 0;          ///< learners [0, g_half) are in office A, the rest in office B
 uint64_t g_crossingBytes = 0; ///< bytes of messages sent from one office to the other
 uint64_t g_wanBytes = 0;      ///< bytes the WAN link's two devices transmitted
-std::map<uint32_t, std::vector<double>> g_accuracy;
 
 void
 CountMessage(const MessageReport& report)
@@ -52,12 +51,6 @@ void
 CountWanPacket(Ptr<const Packet> packet)
 {
     g_wanBytes += packet->GetSize();
-}
-
-void
-RecordAccuracy(const EvalReport& report)
-{
-    g_accuracy[report.round].push_back(report.accuracy);
 }
 
 } // namespace
@@ -138,12 +131,8 @@ main(int argc, char* argv[])
     }
 
     // The learners: an overlay over the hosts, whatever network carries it.
-    DatasetChoice choice;
-    choice.name = "synthetic";
-    choice.synthetic.trainSamples = 200 * learnerCount;
-    choice.synthetic.testSamples = 500;
-    choice.synthetic.seed = seed;
-    DatasetSplit data = LoadDataset(choice);
+    DatasetSplit data = *LoadExampleData(
+        "synthetic", seed, kDefaultFashionMnistDir, std::nullopt, 200 * learnerCount);
     Ptr<UniformRandomVariable> overlayRng = CreateObject<UniformRandomVariable>();
     overlayRng->SetStream(0);
     OverlayGraph overlay = MakeRandomRegularGraph(learnerCount, degree, overlayRng);
@@ -165,8 +154,9 @@ main(int argc, char* argv[])
     for (uint32_t i = 0; i < apps.GetN(); ++i)
     {
         apps.Get(i)->TraceConnectWithoutContext("MessageSent", MakeCallback(&CountMessage));
-        apps.Get(i)->TraceConnectWithoutContext("Evaluated", MakeCallback(&RecordAccuracy));
     }
+    AccuracyLog accuracy;
+    accuracy.Connect(apps);
 
     Simulator::Run();
     bool ok = true;
@@ -180,11 +170,7 @@ main(int argc, char* argv[])
             ok = false;
         }
     }
-    double finalAccuracy = 0;
-    for (double a : g_accuracy[rounds])
-    {
-        finalAccuracy += a / g_accuracy[rounds].size();
-    }
+    const double finalAccuracy = accuracy.MeanAt(rounds);
     std::cout << learnerCount << " learners in two offices, " << rounds << " rounds in "
               << Simulator::Now().GetSeconds() << " simulated s; final mean accuracy "
               << finalAccuracy << std::endl;

@@ -24,8 +24,8 @@
  * It exits non-zero when a learner did not finish its rounds, or when the final mean accuracy
  * is below --minAccuracy (default 0: no accuracy check).
  */
-#include "dataset-catalog.h"
 #include "direct-underlay-helper.h"
+#include "example-setup.h"
 #include "learner-application.h"
 #include "learner-helper.h"
 #include "ns3/core-module.h"
@@ -142,20 +142,12 @@ main(int argc, char* argv[])
     RngSeedManager::SetSeed(seed);
     UseSingleThreadedTorch();
 
-    DatasetChoice choice;
-    choice.name = dataset;
-    choice.path = dataPath;
-    choice.synthetic.trainSamples = 2000;
-    choice.synthetic.testSamples = 500;
-    choice.synthetic.noise = static_cast<float>(noise);
-    choice.synthetic.seed = seed;
-    const std::vector<std::string> known = KnownDatasets();
-    if (std::find(known.begin(), known.end(), dataset) == known.end())
+    std::optional<DatasetSplit> loaded = LoadExampleData(dataset, seed, dataPath, noise);
+    if (!loaded)
     {
-        std::cerr << "unknown --dataset " << dataset << std::endl;
         return 2;
     }
-    DatasetSplit data = LoadDataset(choice);
+    DatasetSplit data = *loaded;
     Partition partition = PartitionSkew(*data.train, learnerCount, skew, seed);
 
     // The overlay changes every `period` rounds; the network must carry all of its phases.

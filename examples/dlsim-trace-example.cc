@@ -26,8 +26,8 @@
  *       --output=/tmp/messages.csv
  *   build/dlsim-trace-example --dataset=fashion-mnist --model=gn-lenet --dataRate=1Mbps
  */
-#include "dataset-catalog.h"
 #include "direct-underlay-helper.h"
+#include "example-setup.h"
 #include "learner-application.h"
 #include "learner-helper.h"
 #include "ns3/core-module.h"
@@ -193,30 +193,16 @@ main(int argc, char* argv[])
     RngSeedManager::SetSeed(seed);
     UseSingleThreadedTorch();
 
-    DatasetChoice choice;
-    choice.name = dataset;
-    choice.path = dataPath;
-    choice.synthetic.trainSamples = 2000;
-    choice.synthetic.testSamples = 500;
-    choice.synthetic.seed = seed;
-    const std::vector<std::string> known = KnownDatasets();
-    if (std::find(known.begin(), known.end(), dataset) == known.end())
+    std::optional<DatasetSplit> loaded = LoadExampleData(dataset, seed, dataPath);
+    if (!loaded)
     {
-        std::cerr << "unknown --dataset " << dataset << std::endl;
         return 2;
     }
-    DatasetSplit data = LoadDataset(choice);
+    DatasetSplit data = *loaded;
     Partition partition = PartitionShards(*data.train, learnerCount, 2, seed);
 
-    NodeContainer nodes;
-    nodes.Create(learnerCount);
-    Ptr<UniformRandomVariable> topologyRng = CreateObject<UniformRandomVariable>();
-    topologyRng->SetStream(0);
-    OverlayGraph graph = MakeRandomRegularGraph(learnerCount, degree, topologyRng);
-    DirectUnderlayHelper direct(graph);
-    direct.SetDeviceAttribute("DataRate", StringValue(dataRate));
-    direct.SetChannelAttribute("Delay", StringValue(delay));
-    Underlay underlay = direct.Install(nodes);
+    // As dlsim-dpsgd-example.cc builds it: dedicated links under a random regular overlay.
+    ExampleNetwork network = MakeExampleNetwork(learnerCount, degree, dataRate, delay);
 
     TrainingConfig training;
     training.model = model;
@@ -228,13 +214,13 @@ main(int argc, char* argv[])
     learners.SetData(data, partition);
     learners.SetTraining(training);
     learners.SetSharing(sharing);
-    learners.SetOverlay(graph);
+    learners.SetOverlay(network.overlay);
     learners.SetSeed(seed);
     learners.AssignStreams(10);
     learners.SetAttribute("Rounds", UintegerValue(rounds));
     learners.SetAttribute("EvalEvery", UintegerValue(evalEvery));
     learners.SetAttribute("EvalSamples", UintegerValue(evalSamples));
-    ApplicationContainer apps = learners.Install(nodes, underlay.addresses);
+    ApplicationContainer apps = learners.Install(network.nodes, network.underlay.addresses);
     apps.Start(Seconds(0));
 
     g_csv.open(output);
