@@ -14,10 +14,12 @@
  *
  * Usage: network-cost-benchmark [--learners=16,96] [--rounds=4] [--model=gn-lenet]
  *                               [--networks=direct,access] [--mtu=1500] [--tcp.profile=ns3]
- * --mtu sets link.mtu (the TCP segment follows it): fewer, larger packets cost less to simulate
- * and model a different network (jumbo frames), so it is a trade-off, not a speed-up.
- * Generated 1x28x28 data, so nothing needs Fashion-MNIST; 4-regular overlay, batch 8, 3 local
- * steps. Run it on an otherwise idle machine: it uses one core.
+ *                               [--KEY=VALUE ...]
+ * Any other --KEY=VALUE is a scenario key for every run (e.g. --tcp.delayed_ack=200ms, to see
+ * what one TCP setting costs). * --mtu sets link.mtu (the TCP segment follows it): fewer, larger
+ * packets cost less to simulate and model a different network (jumbo frames), so it is a trade-off,
+ * not a speed-up. Generated 1x28x28 data, so nothing needs Fashion-MNIST; 4-regular overlay, batch
+ * 8, 3 local steps. Run it on an otherwise idle machine: it uses one core.
  */
 #include "learner.h"
 #include "partitioner.h"
@@ -97,6 +99,7 @@ main(int argc, char* argv[])
     std::string networks = "direct,access";
     std::string mtu = "1500";
     std::string tcpProfile = "ns3";
+    std::vector<std::string> extraKeys;
     for (int i = 1; i < argc; ++i)
     {
         std::string arg = argv[i];
@@ -124,6 +127,11 @@ main(int argc, char* argv[])
         else if (arg.rfind("--tcp.profile=", 0) == 0)
         {
             tcpProfile = value;
+        }
+        else if (arg.rfind("--", 0) == 0 && arg.find('=') != std::string::npos)
+        {
+            // Any other scenario key (e.g. --tcp.delayed_ack=200ms), checked by the scenario.
+            extraKeys.push_back(arg);
         }
         else
         {
@@ -171,6 +179,7 @@ main(int argc, char* argv[])
                                              "--link.mtu=" + mtu,
                                              "--tcp.profile=" + tcpProfile,
                                              "--out=" + out};
+            keys.insert(keys.end(), extraKeys.begin(), extraKeys.end());
             std::ostringstream log;
             RunSummary summary = RunScenario(ScenarioConfig::Load("", keys), log);
             const double sim = summary.wallSeconds;
