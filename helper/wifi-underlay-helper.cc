@@ -16,7 +16,6 @@
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/log.h"
 #include "ns3/ofdm-phy.h"
-#include "ns3/pointer.h"
 #include "ns3/propagation-loss-model.h"
 #include "ns3/qos-txop.h"
 #include "ns3/ssid.h"
@@ -799,7 +798,6 @@ WifiUnderlayHelper::Install(NodeContainer learners)
     }
 
     UnderlayLinkHelper backboneLinks(m_behaviour);
-    m_backboneDevices.clear();
     std::vector<UnderlayLinkHelper::Link> uplinks;
     for (uint32_t k = 0; k < m_aps; ++k)
     {
@@ -814,9 +812,8 @@ WifiUnderlayHelper::Install(NodeContainer learners)
                                                 "backbone",
                                                 "backbone",
                                                 "backbone"));
-        m_backboneDevices.push_back(uplinks.back().devices.Get(0));
-        m_backboneDevices.push_back(uplinks.back().devices.Get(1));
     }
+    m_backboneLossModels = backboneLinks.GetLossModels();
 
     // Static routes (see the class comment): stations to their AP, APs to the backbone
     // router, the backbone router to every BSS.
@@ -851,17 +848,7 @@ WifiUnderlayHelper::Install(NodeContainer learners)
 int64_t
 WifiUnderlayHelper::AssignBuiltStreams()
 {
-    int64_t next = m_stream;
-    // The backbone's loss models sit on the receiving devices (UnderlayLinkHelper).
-    for (const Ptr<NetDevice>& device : m_backboneDevices)
-    {
-        PointerValue model;
-        device->GetAttribute("ReceiveErrorModel", model);
-        if (Ptr<RateErrorModel> errors = model.Get<RateErrorModel>())
-        {
-            next += errors->AssignStreams(next);
-        }
-    }
+    int64_t next = m_stream + AssignLossStreams(m_backboneLossModels, m_stream);
     next += WifiHelper().AssignStreams(m_wifiDevices, next);
     next += DynamicCast<YansWifiChannel>(m_channel)->AssignStreams(next);
     return next - m_stream;

@@ -200,7 +200,7 @@ class WifiUnderlayHelper : public UnderlayHelper
     /// What Install built, for AssignStreams after it and GetAssociationTime.
     NetDeviceContainer m_wifiDevices;
     Ptr<Object> m_channel;
-    std::vector<Ptr<NetDevice>> m_backboneDevices;
+    std::vector<Ptr<RateErrorModel>> m_backboneLossModels;
     std::shared_ptr<Time> m_associated;
     std::function<void()> m_associatedCallback;
 };

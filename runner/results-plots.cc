@@ -12,6 +12,7 @@
 #include "run-folder.h"
 #include "scenario-config.h"
 #include "time-to-target.h"
+#include "value-text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -728,11 +729,9 @@ ValueBefore(const std::string& axis, const std::string& a, const std::string& b)
             // A random variable or a file: no one number, so ordered as text.
         }
     }
-    char* endA = nullptr;
-    char* endB = nullptr;
-    const double x = std::strtod(a.c_str(), &endA);
-    const double y = std::strtod(b.c_str(), &endB);
-    if (!a.empty() && !b.empty() && *endA == '\0' && *endB == '\0' && x != y)
+    double x = 0;
+    double y = 0;
+    if (ParseDecimal(a, x) && ParseDecimal(b, y) && x != y)
     {
         return x < y;
     }

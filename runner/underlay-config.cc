@@ -119,25 +119,19 @@ CheckRolesExist(const std::string& key,
 
 } // namespace
 
-const std::vector<std::string>&
+std::vector<std::string>
 KnownLinkRoles()
 {
-    static std::vector<std::string> roles;
-    static uint64_t generation = 0;
-    if (roles.empty() || generation != RegistryGeneration())
+    std::vector<std::string> roles = {"all", "access"};
+    for (const std::string& name : UnderlayRegistry::Names())
     {
-        roles = {"all", "access"};
-        for (const std::string& name : UnderlayRegistry::Names())
+        for (const std::string& role : UnderlayRegistry::Get(name).linkRoles)
         {
-            for (const std::string& role : UnderlayRegistry::Get(name).linkRoles)
+            if (std::find(roles.begin(), roles.end(), role) == roles.end())
             {
-                if (std::find(roles.begin(), roles.end(), role) == roles.end())
-                {
-                    roles.push_back(role);
-                }
+                roles.push_back(role);
             }
         }
-        generation = RegistryGeneration();
     }
     return roles;
 }
@@ -147,7 +141,7 @@ LinkSelection::LinkSelection(const ScenarioConfig& c,
                              const std::string& network)
     : m_key(key), m_network(network)
 {
-    const std::vector<std::string>& known = KnownLinkRoles();
+    const std::vector<std::string> known = KnownLinkRoles();
     for (const auto& item : c.GetList(key))
     {
         if (std::find(known.begin(), known.end(), item) != known.end())

@@ -28,7 +28,7 @@ struct UnderlayRegistration;
 
 /// The link roles scenario keys may name: all, access (up and down) and every role of a
 /// registered underlay.
-const std::vector<std::string>& KnownLinkRoles();
+std::vector<std::string> KnownLinkRoles();
 
 /**
  * The link directions a scenario key chooses (trace.links, capture.pcap, capture.ascii): items
