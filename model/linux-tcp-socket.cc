@@ -566,7 +566,7 @@ LinuxTcpSocket::ArmProbe()
     }
     if (m_retxEvent.IsRunning())
     {
-        pto = std::min(pto, Simulator::GetDelayLeft(m_retxEvent));
+        pto = std::min(pto, RtoDeadline() - Simulator::Now());
     }
     m_probeArmed = true;
     m_probeDeadline = Simulator::Now() + pto;
@@ -755,6 +755,14 @@ void
 LinuxTcpSocket::ReTxTimeout()
 {
     NS_LOG_FUNCTION(this);
+    const Time now = Simulator::Now();
+    if (m_retxEvent.GetUid() == m_rtoDeadlineUid && now < m_rtoDeadline)
+    {
+        // The lazy timer (RestartRto) fired before its deadline: it looks again then.
+        m_retxEvent = Simulator::Schedule(m_rtoDeadline - now, &LinuxTcpSocket::ReTxTimeout, this);
+        m_rtoDeadlineUid = m_retxEvent.GetUid();
+        return;
+    }
     if (m_probeArmed && CanSendData() && !m_segments.empty())
     {
         // Linux keeps the probe and the retransmission timeout in one timer: a probe that is
@@ -971,15 +979,51 @@ LinuxTcpSocket::EstimateRtt(const TcpHeader& tcpHeader)
 void
 LinuxTcpSocket::NewAck(const SequenceNumber32& seq, bool /* resetRTO */)
 {
-    // ns-3 computes max(SRTT + 4 * RTTVAR, MinRto) here; with the floor raised to SRTT +
-    // MinRto for this call that is Linux's formula. Linux also restarts the timer on every
+    // ns-3's formula, max(SRTT + 4 * RTTVAR, MinRto), with the floor raised to SRTT + MinRto,
+    // is Linux's (ns-3's granularity term kept). Linux also restarts the timer on every
     // ACK of new data (RFC 6298 sec. 5.3), where ns-3 restarts it on only the first partial
     // ACK of a recovery (RFC 6582): a recovery of many segments over a long path then ends
     // in a timeout in the middle, and a go-back-N resend of the rest.
-    const Time configured = m_minRto;
-    m_minRto = LinuxRtoFloor();
-    TcpSocketBase::NewAck(seq, true);
-    m_minRto = configured;
+    if (m_state != SYN_RCVD)
+    {
+        m_rto = Max(m_rtt->GetEstimate() + Max(m_clockGranularity, m_rtt->GetVariation() * 4),
+                    LinuxRtoFloor());
+        RestartRto();
+    }
+    TcpSocketBase::NewAck(seq, false);
+}
+
+void
+LinuxTcpSocket::RestartRto()
+{
+    // A cancel and a schedule per ACK would leave one dead event per ACK in ns-3's scheduler
+    // (7% more events on a shared uplink); the timer is lazy instead, as the probe's: while it
+    // fires no later than the new deadline it stays, and looks again when it fires.
+    const Time deadline = Simulator::Now() + m_rto;
+    if (!m_retxEvent.IsRunning()
+        || m_retxEvent.GetTs() > static_cast<uint64_t>(deadline.GetTimeStep()))
+    {
+        m_retxEvent.Cancel();
+        m_retxEvent = Simulator::Schedule(m_rto, &LinuxTcpSocket::ReTxTimeout, this);
+    }
+    m_rtoDeadline = deadline;
+    m_rtoDeadlineUid = m_retxEvent.GetUid();
+}
+
+Time
+LinuxTcpSocket::RtoDeadline() const
+{
+    if (!m_retxEvent.IsRunning())
+    {
+        return Time::Max();
+    }
+    // ns-3's own code schedules the timer too (the first segment after an idle period): then
+    // the event's time is the deadline.
+    if (m_retxEvent.GetUid() == m_rtoDeadlineUid)
+    {
+        return m_rtoDeadline;
+    }
+    return TimeStep(m_retxEvent.GetTs());
 }
 
 void

@@ -190,6 +190,10 @@ class LinuxTcpSocket : public TcpSocketBase
     void ProcessProbeAck(SequenceNumber32 ackNumber);
     /// \return the retransmission timeout's floor the Linux way: SRTT + MinRto
     Time LinuxRtoFloor() const;
+    /// \brief Restart the retransmission timer from now with m_rto (lazily: see m_rtoDeadline)
+    void RestartRto();
+    /// \return when the retransmission timer expires (Time::Max if it is not running)
+    Time RtoDeadline() const;
     /**
      * \brief Linux's tcp_cwnd_validate after new data went out: whether the window limited the
      * sender, held for a window of data, told to LinuxCubic.
@@ -226,6 +230,11 @@ class LinuxTcpSocket : public TcpSocketBase
     bool m_rackReordering{false};   //!< RACK.reordering_seen
     bool m_rackFromRetrans{false};  //!< the RACK segment was a retransmission
     EventId m_reorderEvent;         //!< the reorder timer
+
+    // The retransmission timer restarted on every ACK: m_retxEvent fires at or before
+    // m_rtoDeadline, which holds while m_retxEvent is the event of m_rtoDeadlineUid.
+    Time m_rtoDeadline;           //!< when the timeout is due
+    uint32_t m_rtoDeadlineUid{0}; //!< the event m_rtoDeadline belongs to (0: none)
 
     // TLP state (RFC 8985 sec. 7.1)
     EventId m_probeEvent;             //!< the probe timer (lazy: fires at or before the deadline)
