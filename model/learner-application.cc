@@ -4,18 +4,16 @@
  */
 #include "learner-application.h"
 
-#include "linux-tcp-socket.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
-#include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
-#include "ns3/tcp-socket-factory.h"
 #include "ns3/uinteger.h"
 #include "round-schedule.h"
+#include "tcp-message-transport.h"
 
 #include <algorithm>
 #include <ctime>
@@ -326,7 +324,7 @@ LearnerApplication::GetCompletedRounds() const
 uint64_t
 LearnerApplication::GetReceivedBytes() const
 {
-    return m_receivedBytes;
+    return m_transport ? m_transport->GetReceivedBytes() : 0;
 }
 
 bool
@@ -344,9 +342,11 @@ LearnerApplication::IsFinished() const
 void
 LearnerApplication::DoDispose()
 {
-    m_listener = nullptr;
-    m_out.clear();
-    m_in.clear();
+    if (m_transport)
+    {
+        m_transport->Dispose();
+        m_transport = nullptr;
+    }
     if (m_training.valid())
     {
         m_training.wait(); // the worker must be done with the learner before it goes
@@ -357,21 +357,6 @@ LearnerApplication::DoDispose()
     m_learner.reset();
     m_algorithm.reset();
     Application::DoDispose();
-}
-
-Ptr<Socket>
-LearnerApplication::CreateTcpSocket()
-{
-    Ptr<Socket> socket = m_tcpProfile == TCP_LINUX
-                             ? Ptr<Socket>(LinuxTcpSocket::Create(GetNode()))
-                             : Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
-    socket->SetAttribute("SegmentSize", UintegerValue(m_segmentSize));
-    socket->SetAttribute("SndBufSize", UintegerValue(m_socketBufferSize));
-    socket->SetAttribute("RcvBufSize", UintegerValue(m_socketBufferSize));
-    socket->SetAttribute("InitialCwnd", UintegerValue(m_initialCwnd));
-    socket->SetAttribute("MinRto", TimeValue(m_minRto));
-    socket->SetAttribute("DelAckTimeout", TimeValue(m_delAckTimeout));
-    return socket;
 }
 
 void
@@ -400,30 +385,50 @@ LearnerApplication::StartApplication()
     StartRound();
 }
 
-std::unique_ptr<MessageInbox>
-LearnerApplication::MakeInbox() const
+MessageTransport&
+LearnerApplication::Transport()
 {
-    // Where rounds wait for every message, no neighbour is ever missing: no cache to keep.
-    const auto missing = Policy().WaitsForEveryMessage() ? MissingModels::Self
-                                                         : static_cast<MissingModels>(m_missing);
-    return std::make_unique<MessageInbox>(
-        m_algorithm->GetPartialReceipt(), static_cast<LateMessages>(m_late), missing);
+    // Made on first use, from the attributes as set (a host may come up only at a recovery).
+    if (!m_transport)
+    {
+        TcpTransportSettings settings;
+        settings.linuxTcp = m_tcpProfile == TCP_LINUX;
+        settings.segmentSize = m_segmentSize;
+        settings.bufferSize = m_socketBufferSize;
+        settings.initialCwnd = m_initialCwnd;
+        settings.minRto = m_minRto;
+        settings.delAckTimeout = m_delAckTimeout;
+        settings.port = m_port;
+        settings.maxPayloadBytes = m_maxPayloadBytes;
+        settings.reconnectInterval = m_reconnectInterval;
+        settings.holdUntilSent = !Policy().WaitsForEveryMessage();
+        m_transport = CreateObject<TcpMessageTransport>(m_learnerId, settings);
+        MessageTransport::Handlers handlers;
+        handlers.received = [this](Message message)
+        {
+            if (m_failed)
+            {
+                return false;
+            }
+            DeliverMessage(std::move(message));
+            return !m_failed;
+        };
+        handlers.lost = [this](const std::string& why, bool peerClosed)
+        {
+            return ConnectionLost(why, peerClosed);
+        };
+        handlers.failed = [this](const std::string& why)
+        {
+            Fail(why);
+        };
+        m_transport->SetHandlers(std::move(handlers));
+    }
+    return *m_transport;
 }
 
 bool
 LearnerApplication::OpenSockets()
 {
-    // Accepted sockets inherit the listener's TCP attributes.
-    m_listener = CreateTcpSocket();
-    if (m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0
-        || m_listener->Listen() != 0)
-    {
-        Fail("cannot listen on TCP port " + std::to_string(m_port));
-        return false;
-    }
-    m_listener->SetAcceptCallback(MakeCallback(&LearnerApplication::AcceptRequest, this),
-                                  MakeCallback(&LearnerApplication::NewConnection, this));
-
     // One connection to every node this one sends to in any phase, opened once.
     std::map<uint32_t, Peer> targets;
     for (const auto& phase : m_phases)
@@ -433,77 +438,61 @@ LearnerApplication::OpenSockets()
             targets.emplace(peer.id, peer);
         }
     }
+    std::vector<Peer> peers;
+    peers.reserve(targets.size());
     for (const auto& [id, peer] : targets)
     {
-        OutConnection connection;
-        connection.peer = peer;
-        m_out.push_back(connection);
-        Connect(m_out.back());
+        peers.push_back(peer);
     }
-    return true;
-}
-
-void
-LearnerApplication::Connect(OutConnection& connection)
-{
-    connection.socket = CreateTcpSocket();
-    connection.socket->Bind();
-    connection.socket->SetConnectCallback(
-        MakeCallback(&LearnerApplication::ConnectionSucceeded, this),
-        MakeCallback(&LearnerApplication::ConnectionFailed, this));
-    connection.socket->SetSendCallback(MakeCallback(&LearnerApplication::HandleSendSpace, this));
-    if (!Policy().WaitsForEveryMessage())
-    {
-        // Only the send gate of rounds that do not wait reads what TCP has sent: no call per
-        // packet where nothing waits on it.
-        connection.socket->SetDataSentCallback(
-            MakeCallback(&LearnerApplication::HandleDataSent, this));
-    }
-    connection.handed = 0;
-    connection.sent = 0;
-    connection.previousEnd = 0;
-    connection.earlierEnd = 0;
-    connection.socket->SetCloseCallbacks(
-        MakeCallback(&LearnerApplication::HandlePeerClose, this),
-        MakeCallback(&LearnerApplication::HandleConnectionError, this));
-    connection.socket->Connect(InetSocketAddress(connection.peer.address, m_port));
-}
-
-void
-LearnerApplication::Silence(Ptr<Socket> socket)
-{
-    // A socket given up on must not call back into this learner's state.
-    socket->SetConnectCallback(MakeNullCallback<void, Ptr<Socket>>(),
-                               MakeNullCallback<void, Ptr<Socket>>());
-    socket->SetSendCallback(MakeNullCallback<void, Ptr<Socket>, uint32_t>());
-    socket->SetDataSentCallback(MakeNullCallback<void, Ptr<Socket>, uint32_t>());
-    socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
-    socket->SetCloseCallbacks(MakeNullCallback<void, Ptr<Socket>>(),
-                              MakeNullCallback<void, Ptr<Socket>>());
-    socket->Close();
+    return Transport().Open(GetNode(), peers);
 }
 
 void
 LearnerApplication::CloseSockets()
 {
-    for (auto& connection : m_out)
+    if (m_transport)
     {
-        Simulator::Cancel(connection.reconnect);
-        Silence(connection.socket);
+        m_transport->Close();
     }
-    for (auto& [socket, reassembler] : m_in)
+}
+
+bool
+LearnerApplication::ConnectionLost(const std::string& why, bool peerClosed)
+{
+    // In lockstep a neighbour closing after the last round is the normal end; anything else
+    // leaves a neighbour waiting for ever. Otherwise the transport reconnects.
+    if (Policy().Lockstep())
     {
-        Silence(socket);
+        if (!(peerClosed && m_finished))
+        {
+            Fail(why);
+        }
+        return false;
     }
-    if (m_listener)
+    return true;
+}
+
+uint32_t
+LearnerApplication::DropUnsentMessages()
+{
+    const std::vector<DroppedMessage> dropped = Transport().DropUnsent();
+    for (const DroppedMessage& message : dropped)
     {
-        m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-                                      MakeNullCallback<void, Ptr<Socket>, const Address&>());
-        m_listener->Close();
+        // Never sent: the node's byte counts are what it handed to TCP.
+        m_totalValueBytes -= message.valueBytes;
+        m_totalMetadataBytes -= message.size - message.valueBytes;
     }
-    m_out.clear();
-    m_in.clear();
-    m_listener = nullptr;
+    return static_cast<uint32_t>(dropped.size());
+}
+
+std::unique_ptr<MessageInbox>
+LearnerApplication::MakeInbox() const
+{
+    // Where rounds wait for every message, no neighbour is ever missing: no cache to keep.
+    const auto missing = Policy().WaitsForEveryMessage() ? MissingModels::Self
+                                                         : static_cast<MissingModels>(m_missing);
+    return std::make_unique<MessageInbox>(
+        m_algorithm->GetPartialReceipt(), static_cast<LateMessages>(m_late), missing);
 }
 
 void
@@ -577,232 +566,6 @@ LearnerApplication::IsCrashed() const
 }
 
 void
-LearnerApplication::LoseConnection(Ptr<Socket> socket, const std::string& why)
-{
-    if (Policy().Lockstep())
-    {
-        Fail(why);
-        return;
-    }
-    NS_LOG_INFO("learner " << m_learnerId << " " << why);
-    if (auto in = m_in.find(socket); in != m_in.end())
-    {
-        // A partly received message on it is lost with it; the sender reconnects.
-        Silence(socket);
-        m_in.erase(in);
-        return;
-    }
-    OutConnection& connection = FindConnection(socket);
-    // What TCP could not deliver is lost: resending might duplicate a message that did arrive.
-    m_lostSends += static_cast<uint32_t>(connection.queue.size());
-    connection.queue.clear();
-    connection.offset = 0;
-    connection.connected = false;
-    Silence(socket);
-    const uint32_t peer = connection.peer.id;
-    connection.reconnect
-        = Simulator::Schedule(m_reconnectInterval, &LearnerApplication::Reconnect, this, peer);
-}
-
-void
-LearnerApplication::Reconnect(uint32_t peer)
-{
-    for (auto& connection : m_out)
-    {
-        if (connection.peer.id == peer)
-        {
-            Connect(connection);
-            return;
-        }
-    }
-}
-
-LearnerApplication::OutConnection&
-LearnerApplication::FindConnection(Ptr<Socket> socket)
-{
-    for (auto& connection : m_out)
-    {
-        if (connection.socket == socket)
-        {
-            return connection;
-        }
-    }
-    NS_FATAL_ERROR("learner " << m_learnerId << ": callback for an unknown socket");
-}
-
-void
-LearnerApplication::ConnectionSucceeded(Ptr<Socket> socket)
-{
-    OutConnection& connection = FindConnection(socket);
-    NS_LOG_INFO("learner " << m_learnerId << " connected to " << connection.peer.id);
-    connection.connected = true;
-    PushBytes(connection);
-}
-
-void
-LearnerApplication::ConnectionFailed(Ptr<Socket> socket)
-{
-    OutConnection& connection = FindConnection(socket);
-    std::ostringstream address;
-    address << connection.peer.address;
-    LoseConnection(socket,
-                   "could not connect to learner " + std::to_string(connection.peer.id) + " at "
-                       + address.str() + " (no route, or TCP gave up on the connection request)");
-}
-
-bool
-LearnerApplication::AcceptRequest(Ptr<Socket> /* socket */, const Address& /* from */)
-{
-    return true;
-}
-
-void
-LearnerApplication::NewConnection(Ptr<Socket> socket, const Address& /* from */)
-{
-    m_in.emplace(socket, MessageReassembler(m_maxPayloadBytes));
-    socket->SetRecvCallback(MakeCallback(&LearnerApplication::HandleRead, this));
-    socket->SetCloseCallbacks(MakeCallback(&LearnerApplication::HandlePeerClose, this),
-                              MakeCallback(&LearnerApplication::HandleConnectionError, this));
-}
-
-void
-LearnerApplication::HandleSendSpace(Ptr<Socket> socket, uint32_t /* available */)
-{
-    OutConnection& connection = FindConnection(socket);
-    if (connection.connected)
-    {
-        PushBytes(connection);
-    }
-}
-
-void
-LearnerApplication::HandleDataSent(Ptr<Socket> socket, uint32_t bytes)
-{
-    OutConnection& connection = FindConnection(socket);
-    const bool wasHeld = connection.sent < connection.earlierEnd;
-    connection.sent += bytes;
-    // Only the gate's opening can release a message here (sends free no buffer space).
-    if (connection.connected && wasHeld && connection.sent >= connection.earlierEnd)
-    {
-        PushBytes(connection);
-    }
-}
-
-namespace
-{
-
-/**
- * Bytes handed to TCP in one packet, and read from it at once, at most. ns-3 keeps freed packet
- * buffers as large as the largest one ever freed for reuse, even by small packets: a packet of a
- * whole model would make every later packet hold that much memory. TCP cuts its segments from
- * the byte stream whatever the packets handed to it, so this changes no result.
- */
-constexpr uint32_t kPieceSize = 65536;
-
-/// The framed message cut into packets of at most kPieceSize bytes.
-std::shared_ptr<const std::vector<Ptr<Packet>>>
-CutIntoPieces(const std::vector<uint8_t>& bytes)
-{
-    auto pieces = std::make_shared<std::vector<Ptr<Packet>>>();
-    pieces->reserve(bytes.size() / kPieceSize + 1);
-    for (size_t begin = 0; begin < bytes.size(); begin += kPieceSize)
-    {
-        const auto size = static_cast<uint32_t>(std::min<size_t>(kPieceSize, bytes.size() - begin));
-        pieces->push_back(Create<Packet>(bytes.data() + begin, size));
-    }
-    return pieces;
-}
-
-} // namespace
-
-void
-LearnerApplication::PushBytes(OutConnection& connection)
-{
-    while (connection.connected && !connection.queue.empty())
-    {
-        const OutConnection::Queued& message = connection.queue.front();
-        uint32_t room = connection.socket->GetTxAvailable();
-        if (room == 0)
-        {
-            return; // HandleSendSpace resumes when TCP has freed buffer space
-        }
-        if (connection.offset == 0 && !Policy().WaitsForEveryMessage()
-            && connection.sent < connection.earlierEnd)
-        {
-            // A message waits in the queue, where a newer one can still replace it, until TCP
-            // has sent (HandleDataSent; acknowledged is later) the message before the previous
-            // one. Not the previous one: synchronous rounds often hand a message over while the
-            // tail of the previous one is still unsent (an uplink slower than the downlink), and
-            // holding it back until then makes TCP cut other segments, so a deadline that never
-            // fires would change the timing. The one before the previous one is always sent by
-            // then where the receiver awaits every message and sends to this learner too: a
-            // message of round r + 2 needs the neighbours' of round r + 1, which needed this
-            // learner's of round r. A link too slow for the rounds still has at most two
-            // messages in TCP not yet all sent; newer models replace the queued ones.
-            return;
-        }
-        const Ptr<Packet>& piece = (*message.pieces)[connection.offset / kPieceSize];
-        const auto within = static_cast<uint32_t>(connection.offset % kPieceSize);
-        const uint32_t chunk = std::min(room, piece->GetSize() - within);
-        // Copies share the piece's bytes: every neighbour's TCP holds the same buffer.
-        Ptr<Packet> packet = within == 0 && chunk == piece->GetSize()
-                                 ? piece->Copy()
-                                 : piece->CreateFragment(within, chunk);
-        int sent = connection.socket->Send(packet);
-        if (sent <= 0)
-        {
-            return;
-        }
-        connection.offset += static_cast<size_t>(sent);
-        connection.handed += static_cast<uint64_t>(sent);
-        if (connection.offset == message.size)
-        {
-            connection.queue.pop_front();
-            connection.offset = 0;
-            connection.earlierEnd = connection.previousEnd;
-            connection.previousEnd = connection.handed;
-        }
-    }
-}
-
-void
-LearnerApplication::HandleRead(Ptr<Socket> socket)
-{
-    auto it = m_in.find(socket);
-    NS_ABORT_MSG_IF(it == m_in.end(), "data on an unknown socket");
-    MessageReassembler& reassembler = it->second;
-    Ptr<Packet> packet;
-    while ((packet = socket->Recv(kPieceSize, 0)))
-    {
-        const uint32_t size = packet->GetSize();
-        if (size == 0)
-        {
-            break;
-        }
-        m_receivedBytes += size;
-        // Grown, never shrunk: no fresh zero-filled buffer for every read.
-        if (m_readBuffer.size() < size)
-        {
-            m_readBuffer.resize(size);
-        }
-        packet->CopyData(m_readBuffer.data(), size);
-        try
-        {
-            reassembler.Feed(m_readBuffer.data(), size);
-        }
-        catch (const std::exception& e)
-        {
-            Fail(std::string("received bytes that are not a message: ") + e.what());
-            return;
-        }
-        while (reassembler.HasMessage() && !m_failed)
-        {
-            DeliverMessage(reassembler.Pop());
-        }
-    }
-}
-
-void
 LearnerApplication::DeliverMessage(Message message)
 {
     const MessageHeader& h = message.header;
@@ -843,48 +606,6 @@ LearnerApplication::DeliverMessage(Message message)
         return;
     }
     TryAggregate();
-}
-
-void
-LearnerApplication::HandlePeerClose(Ptr<Socket> socket)
-{
-    if (!m_finished || !Policy().Lockstep())
-    {
-        LoseConnection(socket,
-                       "a neighbour closed its connection " + DescribeSocket(socket)
-                           + " before the run ended");
-    }
-}
-
-void
-LearnerApplication::HandleConnectionError(Ptr<Socket> socket)
-{
-    LoseConnection(socket,
-                   "lost its connection " + DescribeSocket(socket)
-                       + ": TCP gave up (too many retransmissions, or the peer reset it)");
-}
-
-std::string
-LearnerApplication::DescribeSocket(Ptr<Socket> socket) const
-{
-    for (const auto& connection : m_out)
-    {
-        if (connection.socket == socket)
-        {
-            return "to learner " + std::to_string(connection.peer.id);
-        }
-    }
-    Address peer;
-    std::ostringstream text;
-    if (socket->GetPeerName(peer) == 0 && InetSocketAddress::IsMatchingType(peer))
-    {
-        text << "from " << InetSocketAddress::ConvertFrom(peer).GetIpv4();
-    }
-    else
-    {
-        text << "from a neighbour";
-    }
-    return text.str();
 }
 
 void
@@ -1003,7 +724,6 @@ LearnerApplication::FinishTraining(Time computeTime)
     header.senderDegree = info.outDegree;
     // One set of packets shared by every connection: the bytes are the same for all neighbours.
     const std::vector<uint8_t> framed = FrameMessage(header, payload.bytes);
-    auto pieces = CutIntoPieces(framed);
     // A newer model makes an unsent older one worthless: send the newest, not a backlog. Only
     // where no receiver waits for every round's message (it would wait for ever).
     if (!Policy().WaitsForEveryMessage()
@@ -1011,23 +731,22 @@ LearnerApplication::FinishTraining(Time computeTime)
     {
         m_roundSuperseded = DropUnsentMessages();
     }
+    std::vector<uint32_t> receivers;
     for (const Peer& peer : PhaseOf(m_round).out)
     {
-        OutConnection& connection = *std::find_if(
-            m_out.begin(), m_out.end(), [&peer](const auto& c) { return c.peer.id == peer.id; });
-        connection.queue.push_back({pieces, framed.size(), payload.valueBytes});
         m_roundValueBytes += payload.valueBytes;
         m_roundMetadataBytes += framed.size() - payload.valueBytes;
         MessageReport report;
         report.sender = m_learnerId;
-        report.receiver = connection.peer.id;
+        report.receiver = peer.id;
         report.round = m_round;
         report.valueBytes = payload.valueBytes;
         report.totalBytes = framed.size();
         report.time = Simulator::Now();
         m_messageSentTrace(report);
-        PushBytes(connection);
+        receivers.push_back(peer.id);
     }
+    Transport().Send(receivers, framed, payload.valueBytes);
     m_totalValueBytes += m_roundValueBytes;
     m_totalMetadataBytes += m_roundMetadataBytes;
     m_trained = true;
@@ -1076,30 +795,6 @@ LearnerApplication::Policy() const
         m_policy = mode->create(settings);
     }
     return *m_policy;
-}
-
-uint32_t
-LearnerApplication::DropUnsentMessages()
-{
-    uint32_t dropped = 0;
-    for (auto& connection : m_out)
-    {
-        // The front message may be partly with TCP already: it must be finished.
-        auto firstUnsent = connection.queue.begin();
-        if (firstUnsent != connection.queue.end() && connection.offset > 0)
-        {
-            ++firstUnsent;
-        }
-        for (auto it = firstUnsent; it != connection.queue.end(); ++it)
-        {
-            // Never sent: the node's byte counts are what it handed to TCP.
-            m_totalValueBytes -= it->valueBytes;
-            m_totalMetadataBytes -= it->size - it->valueBytes;
-            ++dropped;
-        }
-        connection.queue.erase(firstUnsent, connection.queue.end());
-    }
-    return dropped;
 }
 
 void
@@ -1173,8 +868,7 @@ LearnerApplication::TryAggregate()
     report.meanStaleness = take.meanStaleness;
     report.maxStaleness = take.maxStaleness;
     report.supersededSends = m_roundSuperseded;
-    report.lostSends = m_lostSends;
-    m_lostSends = 0;
+    report.lostSends = Transport().TakeLostSends();
     report.finished = last;
     m_roundCompletedTrace(report);
 

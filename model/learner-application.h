@@ -11,11 +11,9 @@
 #include "learner.h"
 #include "message-framing.h"
 #include "message-inbox.h"
+#include "message-transport.h"
 #include "ns3/application.h"
-#include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
-#include "ns3/packet.h"
-#include "ns3/socket.h"
 #include "ns3/traced-callback.h"
 #include "round-policy.h"
 #include "sharing-algorithm.h"
@@ -143,11 +141,7 @@ class LearnerApplication : public Application
     ~LearnerApplication() override;
 
     /// Where to reach a neighbour: its id and its address on the link between the two hosts.
-    struct Peer
-    {
-        uint32_t id = 0;
-        Ipv4Address address;
-    };
+    using Peer = LearnerPeer;
 
     /// The neighbours of one phase of a (possibly time-varying) overlay.
     struct PeerSet
@@ -227,54 +221,19 @@ class LearnerApplication : public Application
     void StartApplication() override;
     void StopApplication() override;
 
-    /// One outgoing TCP connection and the bytes still to hand to it.
-    struct OutConnection
-    {
-        Peer peer;
-        Ptr<Socket> socket;
-        bool connected = false;
-        struct Queued
-        {
-            /// The framed message in pieces of at most kPieceSize bytes, shared by every
-            /// connection that sends it (ns-3 packets share their bytes until written to).
-            std::shared_ptr<const std::vector<Ptr<Packet>>> pieces;
-            uint64_t size = 0; ///< bytes of the framed message
-            uint64_t valueBytes = 0;
-        };
-
-        std::deque<Queued> queue;
-        size_t offset = 0; ///< bytes of queue.front() already handed to TCP
-        // Positions in this socket's byte stream (PushBytes says what for).
-        uint64_t handed = 0;      ///< bytes handed to TCP
-        uint64_t sent = 0;        ///< of which TCP has transmitted (DataSent)
-        uint64_t previousEnd = 0; ///< where the message handed last ends
-        uint64_t earlierEnd = 0;  ///< where the one handed before it ends
-        EventId reconnect;
-    };
-
-    Ptr<Socket> CreateTcpSocket();
+    /// The messages' transport (made on first use from the Tcp* attributes and the round mode).
+    MessageTransport& Transport();
+    /// Listen, and connect to every node this learner sends to in any phase.
     bool OpenSockets();
-    void Connect(OutConnection& connection);
-    void Silence(Ptr<Socket> socket);
+    /// Close every connection (a crash, the end).
     void CloseSockets();
-    /// A connection broke: fatal in sync rounds, otherwise forget it and (outgoing) reconnect.
-    void LoseConnection(Ptr<Socket> socket, const std::string& why);
-    void Reconnect(uint32_t peer);
-    void ConnectionSucceeded(Ptr<Socket> socket);
-    void ConnectionFailed(Ptr<Socket> socket);
-    bool AcceptRequest(Ptr<Socket> socket, const Address& from);
-    void NewConnection(Ptr<Socket> socket, const Address& from);
-    void HandleRead(Ptr<Socket> socket);
-    void HandleSendSpace(Ptr<Socket> socket, uint32_t available);
-    /// TCP transmitted `bytes` new bytes (DataSent: never called for retransmissions).
-    void HandleDataSent(Ptr<Socket> socket, uint32_t bytes);
-    void HandlePeerClose(Ptr<Socket> socket);
-    void HandleConnectionError(Ptr<Socket> socket);
-    std::string DescribeSocket(Ptr<Socket> socket) const;
+    /**
+     * A connection broke (MessageTransport::Handlers::lost): fatal where rounds go in lockstep
+     * (unless a neighbour closed it after the last round); otherwise the transport reconnects.
+     */
+    bool ConnectionLost(const std::string& why, bool peerClosed);
     /// Stop this learner and report `reason` (prefixed with the learner's id) through Failed.
     void Fail(const std::string& reason);
-    void PushBytes(OutConnection& connection);
-    OutConnection& FindConnection(Ptr<Socket> socket);
     const PeerSet& PhaseOf(uint32_t round) const;
     /// An empty inbox for this learner's algorithm and round mode (at the start, after a crash).
     std::unique_ptr<MessageInbox> MakeInbox() const;
@@ -340,8 +299,6 @@ class LearnerApplication : public Application
     bool m_finished = false;
     bool m_failed = false;
     bool m_crashed = false;
-    uint32_t m_lostSends = 0;
-    uint64_t m_receivedBytes = 0;
     double m_trainLoss = 0.0;
     std::shared_ptr<WorkerPool> m_pool;
     /// The round's training on a worker (valid until joined): its mean loss.
@@ -371,12 +328,7 @@ class LearnerApplication : public Application
     uint64_t m_totalValueBytes = 0;
     uint64_t m_totalMetadataBytes = 0;
 
-    // Sockets
-    Ptr<Socket> m_listener;
-    std::vector<OutConnection> m_out;
-    std::map<Ptr<Socket>, MessageReassembler> m_in;
-    /// What HandleRead copies a received packet into, kept from one read to the next.
-    std::vector<uint8_t> m_readBuffer;
+    Ptr<MessageTransport> m_transport; ///< made by Transport() on first use
     EventId m_trainingEvent;
 
     TracedCallback<const RoundReport&> m_roundCompletedTrace;

@@ -411,7 +411,7 @@ TEST(BadInput, EveryAttributeDlsimSetsIsRefusedAsAnNs3Default)
     const std::vector<Setter> setters = {
         {"runner/scenario-runner.cc", "learners.SetAttribute", {"ns3::LearnerApplication"}},
         {"helper/learner-helper.cc", "app->SetAttribute", {"ns3::LearnerApplication"}},
-        {"model/learner-application.cc",
+        {"model/tcp-message-transport.cc",
          "socket->SetAttribute",
          {"ns3::TcpSocket", "ns3::TcpSocketBase"}},
     };
