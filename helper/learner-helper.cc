@@ -209,7 +209,24 @@ LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
         NS_LOG_INFO("learner " << i << ": " << m_partition[i].size() << " samples, compute "
                                << computeTime.GetSeconds() << " s per round");
     }
+    // The learners share one EvalInterval (the factory's): one clock evaluates them all.
+    TimeValue interval;
+    if (apps.GetN() > 0)
+    {
+        apps.Get(0)->GetAttribute("EvalInterval", interval);
+    }
+    if (interval.Get().IsStrictlyPositive())
+    {
+        m_clock = CreateObject<EvaluationClock>();
+        m_clock->Start(apps, interval.Get());
+    }
     return apps;
+}
+
+Ptr<EvaluationClock>
+LearnerHelper::GetEvaluationClock() const
+{
+    return m_clock;
 }
 
 } // namespace ns3

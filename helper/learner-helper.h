@@ -9,6 +9,7 @@
 
 #include "compute-time-model.h"
 #include "dataset.h"
+#include "evaluation-clock.h"
 #include "learner-addresses.h"
 #include "learner.h"
 #include "ns3/application-container.h"
@@ -80,6 +81,12 @@ class LearnerHelper
      */
     ApplicationContainer Install(NodeContainer nodes, const LearnerAddresses& addresses);
 
+    /**
+     * The clock of the learners' timed evaluations, started by Install when their EvalInterval
+     * is positive (null otherwise): its Tick trace source fires when a tick's reports are out.
+     */
+    Ptr<EvaluationClock> GetEvaluationClock() const;
+
     /// Fix the ns-3 random streams used (device speeds, evaluated learners).
     int64_t AssignStreams(int64_t stream);
 
@@ -97,6 +104,7 @@ class LearnerHelper
     Ptr<UniformRandomVariable> m_evalChoice;
     std::shared_ptr<WorkerPool> m_pool;
     std::shared_ptr<InOrderDelivery> m_evaluations;
+    Ptr<EvaluationClock> m_clock;
 };
 
 } // namespace ns3

@@ -95,8 +95,9 @@ LearnerApplication::GetTypeId()
                             MakeTimeAccessor(&LearnerApplication::m_duration),
                             MakeTimeChecker(Seconds(0)))
               .AddAttribute("EvalInterval",
-                            "If > 0, evaluations follow a clock (whoever runs the simulation "
-                            "calls EvaluateNow every interval) instead of EvalEvery rounds.",
+                            "If > 0, evaluations follow a clock instead of EvalEvery rounds: "
+                            "every interval from 0 s, every learner at once (the EvaluationClock "
+                            "LearnerHelper::Install starts).",
                             TimeValue(Seconds(0)),
                             MakeTimeAccessor(&LearnerApplication::m_evalInterval),
                             MakeTimeChecker(Seconds(0)))
@@ -339,6 +340,12 @@ LearnerApplication::IsFinished() const
     return m_finished;
 }
 
+bool
+LearnerApplication::IsDone() const
+{
+    return m_finished || m_crashedForGood;
+}
+
 void
 LearnerApplication::DoDispose()
 {
@@ -353,7 +360,7 @@ LearnerApplication::DoDispose()
     }
     m_training = std::future<double>();
     m_aggregatedSnapshot.reset();
-    m_pendingEvaluations.clear(); // the jobs own what they need
+    m_evaluator.reset(); // the jobs own what they need
     m_learner.reset();
     m_algorithm.reset();
     Application::DoDispose();
@@ -523,6 +530,7 @@ LearnerApplication::Crash(bool forGood)
     }
     NS_LOG_INFO("learner " << m_learnerId << " crashes" << (forGood ? " for good" : ""));
     m_crashed = true;
+    m_crashedForGood = forGood;
     Simulator::Cancel(m_trainingEvent);
     Simulator::Cancel(m_deadlineEvent);
     JoinTraining();
@@ -701,7 +709,7 @@ LearnerApplication::JoinTraining()
 bool
 LearnerApplication::EvaluationTickWithin(Time length) const
 {
-    // Timed evaluations come at multiples of EvalInterval (ResultsWriter's clock). A tick the
+    // Timed evaluations come at multiples of EvalInterval (the EvaluationClock). A tick the
     // prediction misses costs only a wait (EvaluateNow joins the training), never a result.
     const int64_t step = m_evalInterval.GetTimeStep();
     const int64_t now = Simulator::Now().GetTimeStep();
@@ -895,15 +903,17 @@ LearnerApplication::Evaluate(uint32_t round)
         return;
     }
     // Between rounds: no training runs, the learner holds the model to evaluate.
-    if (m_pool && m_evaluations)
+    LearnerEvaluator& evaluator = Evaluator();
+    if (evaluator.InBackground())
     {
         if (auto snapshot = m_learner->Snapshot())
         {
-            SubmitEvaluation(round, std::move(snapshot));
+            evaluator.Submit(MakeReport(round), std::move(snapshot), EvaluatedSink());
             return;
         }
     }
-    Report(m_learner->Evaluate(*m_testSet, m_evalSamples), round);
+    evaluator.Report(
+        MakeReport(round), m_learner->Evaluate(*m_testSet, m_evalSamples), EvaluatedSink());
 }
 
 void
@@ -915,85 +925,58 @@ LearnerApplication::EvaluateNow(uint32_t index)
     }
     // Mid-round the learner holds the parameters being trained: what is evaluated is the model
     // of the last aggregation, as with evaluations by rounds.
-    if (m_pool && m_evaluations)
+    LearnerEvaluator& evaluator = Evaluator();
+    if (evaluator.InBackground())
     {
         if (m_training.valid() && m_aggregatedSnapshot)
         {
             // A worker trains the learner now: the copy made before it began.
-            SubmitEvaluation(index, m_aggregatedSnapshot);
+            evaluator.Submit(MakeReport(index), m_aggregatedSnapshot, EvaluatedSink());
             return;
         }
         JoinTraining(); // a learner is copied only when no worker trains it
         if (auto snapshot
             = m_learner->Snapshot(m_aggregatedModel.empty() ? nullptr : &m_aggregatedModel))
         {
-            SubmitEvaluation(index, std::move(snapshot));
+            evaluator.Submit(MakeReport(index), std::move(snapshot), EvaluatedSink());
             return;
         }
     }
     JoinTraining();
     if (m_aggregatedModel.empty())
     {
-        Report(m_learner->Evaluate(*m_testSet, m_evalSamples), index);
+        evaluator.Report(
+            MakeReport(index), m_learner->Evaluate(*m_testSet, m_evalSamples), EvaluatedSink());
         return;
     }
     std::vector<float> trained = m_learner->GetParameters();
     m_learner->SetParameters(m_aggregatedModel);
     EvalResult result = m_learner->Evaluate(*m_testSet, m_evalSamples);
     m_learner->SetParameters(trained);
-    Report(result, index);
+    evaluator.Report(MakeReport(index), result, EvaluatedSink());
 }
 
-void
-LearnerApplication::SubmitEvaluation(uint32_t round, std::shared_ptr<const ModelSnapshot> model)
+LearnerEvaluator&
+LearnerApplication::Evaluator()
 {
-    // Evaluations wait while training keeps every worker busy; a backlog of model copies must
-    // not grow without bound (think of wait-free rounds), so the simulation waits for this
-    // learner's oldest once it has a few outstanding.
-    while (!m_pendingEvaluations.empty()
-           && (m_pendingEvaluations.size() >= kMaxPendingEvaluations
-               || m_pendingEvaluations.front().wait_for(std::chrono::seconds(0))
-                      == std::future_status::ready))
+    // Made on first use: the test set, pool and delivery order are all given by then.
+    if (!m_evaluator)
     {
-        m_pendingEvaluations.front().wait();
-        m_pendingEvaluations.pop_front();
+        m_evaluator
+            = std::make_unique<LearnerEvaluator>(m_testSet, m_evalSamples, m_pool, m_evaluations);
     }
-    std::shared_ptr<const Dataset> test = m_testSet;
-    const size_t samples = m_evalSamples;
-    // In the background: the next round's training is on the critical path, an accuracy only
-    // for the results. The copy leaves the learner free to train on.
-    std::shared_future<EvalResult> result
-        = m_pool
-              ->SubmitBackground([model, test, samples]()
-                                 { return model->Evaluate(*test, samples); })
-              .share();
-    m_pendingEvaluations.push_back(result);
-    Deliver(round, result);
+    return *m_evaluator;
 }
 
-void
-LearnerApplication::Deliver(uint32_t round, std::shared_future<EvalResult> result)
+LearnerEvaluator::Sink
+LearnerApplication::EvaluatedSink()
 {
-    // What the report says about the learner is taken now, the accuracy when it is known.
-    EvalReport report = MakeReport(round);
-    if (!m_evaluations)
-    {
-        const EvalResult& ready = result.get();
-        report.accuracy = ready.accuracy;
-        report.loss = ready.loss;
-        m_evaluatedTrace(report);
-        return;
-    }
-    // Behind the evaluations still on workers, whoever evaluated: the reports keep the order
-    // the evaluations were made in, whatever the number of threads.
+    // The application stays alive until its reports are out (they may come after the run).
     Ptr<LearnerApplication> self = this;
-    m_evaluations->Add<EvalResult>(result,
-                                   [self, report](const EvalResult& result) mutable
-                                   {
-                                       report.accuracy = result.accuracy;
-                                       report.loss = result.loss;
-                                       self->m_evaluatedTrace(report);
-                                   });
+    return [self](const EvalReport& report)
+    {
+        self->m_evaluatedTrace(report);
+    };
 }
 
 EvalReport
@@ -1006,14 +989,6 @@ LearnerApplication::MakeReport(uint32_t round) const
     report.totalBytes = m_totalValueBytes + m_totalMetadataBytes;
     report.time = Simulator::Now();
     return report;
-}
-
-void
-LearnerApplication::Report(const EvalResult& result, uint32_t round)
-{
-    std::promise<EvalResult> ready;
-    ready.set_value(result);
-    Deliver(round, ready.get_future().share());
 }
 
 } // namespace ns3

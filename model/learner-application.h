@@ -8,6 +8,7 @@
 #define DLSIM_LEARNER_APPLICATION_H
 
 #include "dataset.h"
+#include "learner-evaluator.h"
 #include "learner.h"
 #include "message-framing.h"
 #include "message-inbox.h"
@@ -74,18 +75,6 @@ struct AvailabilityReport
     Time time;
     bool up = false;
     bool forGood = false; ///< a crash with no recovery planned
-};
-
-/// Reported after an evaluation (at round 0 for the initial model, then every EvalEvery rounds).
-struct EvalReport
-{
-    uint32_t learner = 0;
-    uint32_t round = 0; ///< the round evaluated after, or the index of a timed evaluation
-    uint32_t completedRounds = 0;
-    uint64_t totalBytes = 0; ///< bytes (values and metadata) this learner sent so far
-    Time time;
-    double accuracy = 0.0;
-    double loss = 0.0;
 };
 
 /**
@@ -194,6 +183,8 @@ class LearnerApplication : public Application
     /// Whether the learner is training now (its round's compute time has not passed yet).
     bool IsComputing() const;
     bool IsFinished() const;
+    /// Whether nothing more will come from the learner: it finished, or crashed for good.
+    bool IsDone() const;
 
     /**
      * The host crashes: training, sending and receiving stop, connections close, messages held
@@ -242,10 +233,11 @@ class LearnerApplication : public Application
     void StartRound();
     /// Wait for a round's training running on a worker, if any (then the learner is ours again).
     void JoinTraining();
-    /// Evaluate `model` on a worker, in the background; reported (in order) when done.
-    void SubmitEvaluation(uint32_t round, std::shared_ptr<const ModelSnapshot> model);
-    /// Report `result` (Evaluated) when it is ready, in the order evaluations were made.
-    void Deliver(uint32_t round, std::shared_future<EvalResult> result);
+    /// Where evaluations run (made on first use from the test set, pool and delivery order).
+    LearnerEvaluator& Evaluator();
+    /// Where an evaluation's report goes: the Evaluated trace source.
+    LearnerEvaluator::Sink EvaluatedSink();
+    /// What the learner is now, for an evaluation's report.
     EvalReport MakeReport(uint32_t round) const;
     /// Whether a timed evaluation comes within `length` from now (EvalInterval > 0).
     bool EvaluationTickWithin(Time length) const;
@@ -260,7 +252,6 @@ class LearnerApplication : public Application
     /// Whether the round just aggregated is this learner's last (Rounds, Duration).
     bool IsLastRound();
     void Evaluate(uint32_t round);
-    void Report(const EvalResult& result, uint32_t round);
 
     // Attributes
     uint32_t m_learnerId;
@@ -299,16 +290,14 @@ class LearnerApplication : public Application
     bool m_finished = false;
     bool m_failed = false;
     bool m_crashed = false;
+    bool m_crashedForGood = false;
     double m_trainLoss = 0.0;
     std::shared_ptr<WorkerPool> m_pool;
     /// The round's training on a worker (valid until joined): its mean loss.
     std::future<double> m_training;
     std::shared_ptr<InOrderDelivery> m_evaluations;
     std::shared_ptr<RoundBudget> m_budget;
-    /// This learner's evaluations still on a worker (oldest first), at most
-    /// kMaxPendingEvaluations: each holds a copy of the model.
-    std::deque<std::shared_future<EvalResult>> m_pendingEvaluations;
-    static constexpr size_t kMaxPendingEvaluations = 2;
+    std::unique_ptr<LearnerEvaluator> m_evaluator; ///< made by Evaluator() on first use
     Time m_roundComputeTime;
     /// Messages received and not yet aggregated.
     std::unique_ptr<MessageInbox> m_inbox;

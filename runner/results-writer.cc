@@ -295,7 +295,7 @@ ResultsWriter::DescribeUnfinished() const
 }
 
 void
-ResultsWriter::Attach(ApplicationContainer apps)
+ResultsWriter::Attach(ApplicationContainer apps, Ptr<EvaluationClock> clock)
 {
     for (uint32_t i = 0; i < apps.GetN(); ++i)
     {
@@ -325,20 +325,16 @@ ResultsWriter::Attach(ApplicationContainer apps)
     m_apps.Add(apps);
     if (m_evalInterval.IsStrictlyPositive())
     {
-        Simulator::Schedule(Seconds(0), &ResultsWriter::Tick, this, 0);
+        NS_ABORT_MSG_UNLESS(clock && clock->GetInterval() == m_evalInterval,
+                            "ResultsWriter: timed evaluations need the learners' EvaluationClock "
+                            "(LearnerHelper::GetEvaluationClock)");
+        clock->TraceConnectWithoutContext("Tick", MakeCallback(&ResultsWriter::OnTick, this));
     }
 }
 
 void
-ResultsWriter::Tick(uint32_t index)
+ResultsWriter::OnTick(uint32_t index)
 {
-    // Every learner is evaluated at the same simulated instant, on the model it holds then.
-    for (uint32_t i = 0; i < m_apps.GetN(); ++i)
-    {
-        DynamicCast<LearnerApplication>(m_apps.Get(i))->EvaluateNow(index);
-    }
-    // Evaluations on worker threads run at once; the tick's line needs all of them.
-    DeliverEvaluations();
     // A tick's line holds the learners that were up: a crashed host evaluates nothing.
     if (m_evals.count(index) != 0)
     {
@@ -348,9 +344,7 @@ ResultsWriter::Tick(uint32_t index)
     if (AllFinished())
     {
         Simulator::Stop();
-        return;
     }
-    Simulator::Schedule(m_evalInterval, &ResultsWriter::Tick, this, index + 1);
 }
 
 void

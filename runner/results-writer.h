@@ -7,6 +7,7 @@
 #ifndef DLSIM_RESULTS_WRITER_H
 #define DLSIM_RESULTS_WRITER_H
 
+#include "evaluation-clock.h"
 #include "learner-application.h"
 #include "ns3/application-container.h"
 #include "ns3/nstime.h"
@@ -81,9 +82,9 @@ struct RunSummary
  * time, latest mean accuracy, bytes, estimated wall time left); elsewhere one line per
  * evaluation. Stops the simulation when every learner has completed its last round.
  *
- * When the learners' EvalInterval is set, it evaluates every learner on one clock instead
- * (calling EvaluateNow every interval, from time 0); a curve line is then one tick (its `round`
- * is the tick's index), and the run stops at the first tick after every learner finished.
+ * When the learners' EvalInterval is set, they are evaluated on one clock instead
+ * (EvaluationClock); a curve line is then one tick (its `round` is the tick's index), and the
+ * run stops at the first tick after every learner finished.
  */
 class ResultsWriter
 {
@@ -93,8 +94,11 @@ class ResultsWriter
                   double targetAccuracy,
                   std::ostream& log);
 
-    /// Connect to the trace sources of every LearnerApplication in `apps` (and learn their rounds).
-    void Attach(ApplicationContainer apps);
+    /**
+     * Connect to the trace sources of every LearnerApplication in `apps` (and learn their
+     * rounds), and to the Tick of their EvaluationClock when they evaluate on a clock.
+     */
+    void Attach(ApplicationContainer apps, Ptr<EvaluationClock> clock = nullptr);
     /// Report the evaluations still running on worker threads (after the simulation).
     void DeliverEvaluations();
 
@@ -132,7 +136,7 @@ class ResultsWriter
     void OnEvaluated(const EvalReport& report);
     void OnFailed(const std::string& message);
     void OnAvailability(const AvailabilityReport& report);
-    void Tick(uint32_t index);
+    void OnTick(uint32_t index);
     void CheckProgress();
     void StopWith(const std::string& failure);
     void ReportReadyRounds();

@@ -704,7 +704,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     apps.Start(Seconds(0));
 
     ResultsWriter writer(out, plan.nodes, plan.target, log);
-    writer.Attach(apps);
+    writer.Attach(apps, learners.GetEvaluationClock());
     writer.SetWatchdog(plan.stallTimeout, plan.timeLimit);
     faults.SetLinkEventCallback([&writer](const std::string& event, const std::string& subject)
                                 { writer.RecordFault(event, subject); });

@@ -200,6 +200,83 @@ LastRoundDuration(const std::string& dir)
     return ends.at(ends.size() - 1) - ends.at(ends.size() - 2);
 }
 
+// An own program that sets EvalInterval gets timed evaluations from LearnerHelper's clock, with
+// no runner: every learner at every multiple of the interval, ticks reported in order, and the
+// simulation ends by itself after the tick that follows the last round (no Simulator::Stop).
+TEST(Simulation, AnOwnProgramsEvalIntervalIsKeptByTheHelpersClock)
+{
+    const uint32_t n = 4;
+    RngSeedManager::SetSeed(3);
+    UseSingleThreadedTorch();
+    SyntheticSpec spec;
+    spec.trainSamples = 200;
+    spec.testSamples = 20;
+    DatasetSplit data = MakeSyntheticDataset(spec);
+    NodeContainer nodes;
+    nodes.Create(n);
+    OverlayGraph graph = MakeRingGraph(n);
+    DirectUnderlayHelper direct(graph);
+    direct.SetLinkModel(LinkModel("100Mbps", "1ms"));
+    Underlay underlay = direct.Install(nodes);
+    TrainingConfig training;
+    training.model = "logistic";
+    LearnerHelper learners;
+    learners.SetData(data, PartitionIid(*data.train, n, 1));
+    learners.SetTraining(training);
+    learners.SetSharing(SharingConfig{"dpsgd"});
+    learners.SetOverlay(graph);
+    learners.SetComputeTimeModel(ComputeTimeModel("fixed", "1", 0.1, 1.0));
+    learners.SetAttribute("Rounds", UintegerValue(5));
+    learners.SetAttribute("EvalInterval", TimeValue(MilliSeconds(200)));
+    ApplicationContainer apps = learners.Install(nodes, underlay.addresses);
+    apps.Start(Seconds(0));
+    Ptr<EvaluationClock> clock = learners.GetEvaluationClock();
+    ASSERT_TRUE(clock);
+
+    static std::vector<std::pair<uint32_t, double>> evaluations; // (tick, simulated seconds)
+    static std::vector<uint32_t> ticks;
+    static double lastRoundEnd;
+    evaluations.clear();
+    ticks.clear();
+    lastRoundEnd = 0.0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        apps.Get(i)->TraceConnectWithoutContext("Evaluated", MakeCallback(+[](const EvalReport& r) {
+                                                    evaluations.emplace_back(r.round,
+                                                                             r.time.GetSeconds());
+                                                }));
+        apps.Get(i)->TraceConnectWithoutContext(
+            "RoundCompleted", MakeCallback(+[](const RoundReport& r) {
+                lastRoundEnd = std::max(lastRoundEnd, r.time.GetSeconds());
+            }));
+    }
+    clock->TraceConnectWithoutContext(
+        "Tick", MakeCallback(+[](uint32_t index) { ticks.push_back(index); }));
+    Simulator::Run();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        EXPECT_TRUE(DynamicCast<LearnerApplication>(apps.Get(i))->IsFinished()) << i;
+    }
+    Simulator::Destroy();
+
+    // Ticks at 0, 0.2, 0.4, ... up to the first one after the last round.
+    ASSERT_GT(lastRoundEnd, 0.2);
+    const auto expectedTicks = static_cast<uint32_t>(std::ceil(lastRoundEnd / 0.2)) + 1;
+    std::cout << "last round ended at " << lastRoundEnd << " s; " << ticks.size() << " ticks"
+              << std::endl;
+    ASSERT_EQ(ticks.size(), expectedTicks);
+    for (uint32_t k = 0; k < ticks.size(); ++k)
+    {
+        EXPECT_EQ(ticks[k], k);
+    }
+    ASSERT_EQ(evaluations.size(), expectedTicks * n);
+    for (size_t k = 0; k < evaluations.size(); ++k)
+    {
+        EXPECT_EQ(evaluations[k].first, k / n);
+        EXPECT_DOUBLE_EQ(evaluations[k].second, 0.2 * (k / n));
+    }
+}
+
 // (b) Two nodes, one link: a round takes compute + message bytes on the wire / bandwidth +
 // latency. The wire bytes add 54 bytes per 1448-byte segment (IPv4 20, TCP 20, timestamps 12,
 // PPP 2). The only overhead not accounted for is the peer's ACKs, which share the link with the
