@@ -32,7 +32,7 @@ class DpsgdSharing : public SharingAlgorithm
     size_t m_length = 0;
 };
 
-/// The registration (algorithm-registry.h).
+/// \return the registration of D-PSGD (algorithm-registry.h)
 AlgorithmRegistration DpsgdRegistration();
 
 } // namespace ns3

@@ -12,7 +12,7 @@
 namespace ns3
 {
 
-/// E.g. "1.13.0".
+/// \return the LibTorch version, e.g. "1.13.0"
 std::string TorchVersion();
 
 } // namespace ns3
