@@ -103,7 +103,7 @@ class InMemoryNetwork
     const std::string& GetLog() const;
     /**
      * \param node a node's index
-     * \return its algorithm instance (created by the first round)
+     * \return its algorithm instance (the instances are created on first use)
      */
     SharingAlgorithm& GetAlgorithm(uint32_t node);
 

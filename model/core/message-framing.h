@@ -80,7 +80,10 @@ class MessageReassembler
     void Feed(const uint8_t* data, size_t size);
     /// \return whether a complete message is waiting
     bool HasMessage() const;
-    /// \return the oldest complete message, removed (HasMessage() must be true)
+    /**
+     * \return the oldest complete message, removed
+     * \throws FramingError when there is none (see HasMessage())
+     */
     Message Pop();
     /// \return bytes of an incomplete message held so far
     size_t Pending() const;
