@@ -60,11 +60,11 @@ class LearnerHelper
      * \param data the training and test sets (shared by all learners)
      * \param partition learner i trains on the samples partition[i] of data.train
      */
-    void SetData(DatasetSplit data, Partition partition);
+    void SetData(dlsim::DatasetSplit data, dlsim::Partition partition);
     /// \param training model, optimiser, batch size and local steps of every learner
-    void SetTraining(const TrainingConfig& training);
+    void SetTraining(const dlsim::TrainingConfig& training);
     /// \param sharing the algorithm every learner runs, with its parameters
-    void SetSharing(const SharingConfig& sharing);
+    void SetSharing(const dlsim::SharingConfig& sharing);
     /// \param graph a static overlay: the same neighbours every round
     void SetOverlay(const OverlayGraph& graph);
     /// \param schedule a time-varying overlay: which edges each round uses (replaces SetOverlay)
@@ -107,18 +107,18 @@ class LearnerHelper
 
   private:
     ObjectFactory m_factory;
-    DatasetSplit m_data;
-    Partition m_partition;
-    TrainingConfig m_training;
-    SharingConfig m_sharing;
+    dlsim::DatasetSplit m_data;
+    dlsim::Partition m_partition;
+    dlsim::TrainingConfig m_training;
+    dlsim::SharingConfig m_sharing;
     std::optional<OverlaySchedule> m_schedule;
     uint64_t m_seed = 1;
     bool m_sameInitialModel = true;
     ComputeTimeModel m_computeTime;
     uint32_t m_evaluatedLearners = 0;
     Ptr<UniformRandomVariable> m_evalChoice;
-    std::shared_ptr<WorkerPool> m_pool;
-    std::shared_ptr<InOrderDelivery> m_evaluations;
+    std::shared_ptr<dlsim::WorkerPool> m_pool;
+    std::shared_ptr<dlsim::InOrderDelivery> m_evaluations;
 };
 
 } // namespace ns3

@@ -22,6 +22,8 @@
 #include <limits>
 #include <sstream>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

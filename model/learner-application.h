@@ -157,9 +157,9 @@ class LearnerApplication : public Application
     };
 
     /// Give the application its learner and algorithm (before the simulation starts).
-    void Setup(std::unique_ptr<Learner> learner,
-               std::unique_ptr<SharingAlgorithm> algorithm,
-               std::shared_ptr<const Dataset> testSet);
+    void Setup(std::unique_ptr<dlsim::Learner> learner,
+               std::unique_ptr<dlsim::SharingAlgorithm> algorithm,
+               std::shared_ptr<const dlsim::Dataset> testSet);
     /**
      * Train on `pool`'s workers instead of in the simulator's thread: a round's training starts
      * when the round does and is joined when its simulated compute time has passed, so the
@@ -167,13 +167,13 @@ class LearnerApplication : public Application
      * touches only this learner. Measured compute times (MeasuredComputeScale) still train in
      * the simulator's thread, since the compute time is what the training took.
      */
-    void SetWorkerPool(std::shared_ptr<WorkerPool> pool);
+    void SetWorkerPool(std::shared_ptr<dlsim::WorkerPool> pool);
     /**
      * Evaluate on the workers too (needs a pool): the Evaluated reports of every learner
      * sharing `evaluations` come in the order the evaluations were made, but later, when their
      * results are ready; DeliverEvaluations hands on those still outstanding.
      */
-    void SetEvaluationDelivery(std::shared_ptr<InOrderDelivery> evaluations);
+    void SetEvaluationDelivery(std::shared_ptr<dlsim::InOrderDelivery> evaluations);
     /// Wait for the evaluations made so far and report them (Evaluated), in order.
     void DeliverEvaluations();
     /**
@@ -189,7 +189,7 @@ class LearnerApplication : public Application
     /// A time-varying overlay: round t uses phases[((t - 1) / period) mod phases.size()].
     void SetPeerSchedule(std::vector<PeerSet> phases, uint32_t period);
 
-    Learner& GetLearner();
+    dlsim::Learner& GetLearner();
     uint32_t GetLearnerId() const;
     /// Rounds the learner runs: the training rounds (Rounds) and the algorithm's extra ones.
     uint32_t GetTotalRounds() const;
@@ -277,21 +277,21 @@ class LearnerApplication : public Application
     OutConnection& FindConnection(Ptr<Socket> socket);
     const PeerSet& PhaseOf(uint32_t round) const;
     /// An empty inbox for this learner's algorithm and round mode (at the start, after a crash).
-    std::unique_ptr<MessageInbox> MakeInbox() const;
-    RoundInfo InfoOf(uint32_t round) const;
+    std::unique_ptr<dlsim::MessageInbox> MakeInbox() const;
+    dlsim::RoundInfo InfoOf(uint32_t round) const;
 
     void StartRound();
     /// Wait for a round's training running on a worker, if any (then the learner is ours again).
     void JoinTraining();
     /// Evaluate `model` on a worker, in the background; reported (in order) when done.
-    void SubmitEvaluation(uint32_t round, std::shared_ptr<const ModelSnapshot> model);
+    void SubmitEvaluation(uint32_t round, std::shared_ptr<const dlsim::ModelSnapshot> model);
     /// Report `result` (Evaluated) when it is ready, in the order evaluations were made.
-    void Deliver(uint32_t round, std::shared_future<EvalResult> result);
+    void Deliver(uint32_t round, std::shared_future<dlsim::EvalResult> result);
     EvalReport MakeReport(uint32_t round) const;
     /// Whether a timed evaluation comes within `length` from now (EvalInterval > 0).
     bool EvaluationTickWithin(Time length) const;
     void FinishTraining(Time computeTime);
-    void DeliverMessage(Message message);
+    void DeliverMessage(dlsim::Message message);
     void DeadlinePassed();
     bool RoundReady() const;
     void TryAggregate();
@@ -301,7 +301,7 @@ class LearnerApplication : public Application
     /// Whether the round just aggregated is this learner's last (Rounds, Duration).
     bool IsLastRound();
     void Evaluate(uint32_t round);
-    void Report(const EvalResult& result, uint32_t round);
+    void Report(const dlsim::EvalResult& result, uint32_t round);
 
     // Attributes
     uint32_t m_learnerId;
@@ -330,9 +330,9 @@ class LearnerApplication : public Application
     Time m_reconnectInterval;
 
     // Learning state
-    std::unique_ptr<Learner> m_learner;
-    std::unique_ptr<SharingAlgorithm> m_algorithm;
-    std::shared_ptr<const Dataset> m_testSet;
+    std::unique_ptr<dlsim::Learner> m_learner;
+    std::unique_ptr<dlsim::SharingAlgorithm> m_algorithm;
+    std::shared_ptr<const dlsim::Dataset> m_testSet;
     std::vector<PeerSet> m_phases;
     uint32_t m_period = 1;
     uint32_t m_round = 0; ///< the round in progress, from 1
@@ -343,18 +343,18 @@ class LearnerApplication : public Application
     uint32_t m_lostSends = 0;
     uint64_t m_receivedBytes = 0;
     double m_trainLoss = 0.0;
-    std::shared_ptr<WorkerPool> m_pool;
+    std::shared_ptr<dlsim::WorkerPool> m_pool;
     /// The round's training on a worker (valid until joined): its mean loss.
     std::future<double> m_training;
-    std::shared_ptr<InOrderDelivery> m_evaluations;
+    std::shared_ptr<dlsim::InOrderDelivery> m_evaluations;
     std::shared_ptr<RoundBudget> m_budget;
     /// This learner's evaluations still on a worker (oldest first), at most
     /// kMaxPendingEvaluations: each holds a copy of the model.
-    std::deque<std::shared_future<EvalResult>> m_pendingEvaluations;
+    std::deque<std::shared_future<dlsim::EvalResult>> m_pendingEvaluations;
     static constexpr size_t kMaxPendingEvaluations = 2;
     Time m_roundComputeTime;
     /// Messages received and not yet aggregated.
-    std::unique_ptr<MessageInbox> m_inbox;
+    std::unique_ptr<dlsim::MessageInbox> m_inbox;
     bool m_deadlinePassed = false;
     EventId m_deadlineEvent;
     uint32_t m_roundSuperseded = 0;
@@ -363,7 +363,7 @@ class LearnerApplication : public Application
     std::vector<float> m_aggregatedModel;
     /// The same as a copy of the model, made only when a timed evaluation will come while a
     /// worker trains (the learner cannot be copied then); null otherwise.
-    std::shared_ptr<const ModelSnapshot> m_aggregatedSnapshot;
+    std::shared_ptr<const dlsim::ModelSnapshot> m_aggregatedSnapshot;
 
     // Byte accounting
     uint64_t m_roundValueBytes = 0;
@@ -374,7 +374,7 @@ class LearnerApplication : public Application
     // Sockets
     Ptr<Socket> m_listener;
     std::vector<OutConnection> m_out;
-    std::map<Ptr<Socket>, MessageReassembler> m_in;
+    std::map<Ptr<Socket>, dlsim::MessageReassembler> m_in;
     /// What HandleRead copies a received packet into, kept from one read to the next.
     std::vector<uint8_t> m_readBuffer;
     EventId m_trainingEvent;

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /**
@@ -147,9 +147,9 @@ std::string AlgorithmFigureLabel(const std::map<std::string, std::string>& confi
 /// Registers an algorithm when constructed: a static instance in the algorithm's source file.
 using AlgorithmRegistrar = Registrar<AlgorithmRegistration>;
 
-} // namespace ns3
+} // namespace dlsim
 
 /// Register the algorithm `function()` describes (see DLSIM_REGISTER in registry.h).
-#define DLSIM_REGISTER_ALGORITHM(function) DLSIM_REGISTER(AlgorithmRegistration, function)
+#define DLSIM_REGISTER_ALGORITHM(function) DLSIM_REGISTER(dlsim::AlgorithmRegistration, function)
 
 #endif // DLSIM_ALGORITHM_REGISTRY_H

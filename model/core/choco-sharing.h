@@ -12,7 +12,7 @@
 #include <map>
 #include <random>
 
-namespace ns3
+namespace dlsim
 {
 
 struct AlgorithmRegistration;
@@ -62,6 +62,6 @@ class ChocoSharing : public SharingAlgorithm
 /// \return the registration of CHOCO-SGD (algorithm-registry.h)
 AlgorithmRegistration ChocoRegistration();
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_CHOCO_SHARING_H

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /// What to tune for: the graph, the compression, and the size of the simulated gossip.
@@ -106,6 +106,6 @@ std::vector<double> RunChocoGossip(const ChocoTuningSpec& spec,
  */
 std::vector<std::vector<double>> ChocoStartVectors(const ChocoTuningSpec& spec);
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_CHOCO_TUNING_H

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /// A user-given value that cannot be used; the message names the key it came from.
@@ -118,6 +118,6 @@ uint64_t ParseIndex(const std::string& where, const std::string& text, uint64_t 
  */
 double ParseNumber(const std::string& where, const std::string& text, double min, double max);
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_CSV_ROWS_H

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /// Which dataset to load and its parameters.
@@ -104,9 +104,9 @@ void CheckDatasetFiles(const DatasetChoice& choice);
  */
 DatasetSplit LoadDataset(const DatasetChoice& choice);
 
-} // namespace ns3
+} // namespace dlsim
 
 /// Register the dataset `function()` describes (see DLSIM_REGISTER in registry.h).
-#define DLSIM_REGISTER_DATASET(function) DLSIM_REGISTER(DatasetRegistration, function)
+#define DLSIM_REGISTER_DATASET(function) DLSIM_REGISTER(dlsim::DatasetRegistration, function)
 
 #endif // DLSIM_DATASET_CATALOG_H

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /**
@@ -138,6 +138,6 @@ void ApplyNormalization(Dataset& train,
                         const std::vector<float>& datasetMean,
                         const std::vector<float>& datasetStd);
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_DATASET_H

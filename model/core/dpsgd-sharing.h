@@ -9,7 +9,7 @@
 
 #include "sharing-algorithm.h"
 
-namespace ns3
+namespace dlsim
 {
 
 struct AlgorithmRegistration;
@@ -35,6 +35,6 @@ class DpsgdSharing : public SharingAlgorithm
 /// \return the registration of D-PSGD (algorithm-registry.h)
 AlgorithmRegistration DpsgdRegistration();
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_DPSGD_SHARING_H

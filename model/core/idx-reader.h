@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /// The contents of one IDX file of unsigned bytes.
@@ -113,6 +113,6 @@ std::shared_ptr<Dataset> ReadCifar10Files(const std::vector<std::string>& paths,
  */
 DatasetSplit LoadCifar10(const std::string& directory, const Normalization& how = Normalization());
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_IDX_READER_H

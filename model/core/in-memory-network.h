@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /// One message the in-memory network delivered.
@@ -126,6 +126,6 @@ class InMemoryNetwork
     uint32_t m_round = 0;
 };
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_IN_MEMORY_NETWORK_H

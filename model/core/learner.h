@@ -26,7 +26,7 @@ class Sequential;
 } // namespace nn
 } // namespace torch
 
-namespace ns3
+namespace dlsim
 {
 
 /// How a learner trains.
@@ -240,9 +240,9 @@ void WriteParameterFile(const std::string& path, const std::vector<float>& param
  */
 void UseSingleThreadedTorch();
 
-} // namespace ns3
+} // namespace dlsim
 
 /// Register the model `function()` describes (see DLSIM_REGISTER in registry.h).
-#define DLSIM_REGISTER_MODEL(function) DLSIM_REGISTER(ModelRegistration, function)
+#define DLSIM_REGISTER_MODEL(function) DLSIM_REGISTER(dlsim::ModelRegistration, function)
 
 #endif // DLSIM_LEARNER_H

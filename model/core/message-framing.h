@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /// A stream that does not carry well-formed dlsim messages.
@@ -100,6 +100,6 @@ class MessageReassembler
     void ParseHeader();
 };
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_MESSAGE_FRAMING_H

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /**
@@ -144,6 +144,6 @@ class MessageInbox
     std::map<std::pair<uint32_t, uint32_t>, InboxMessage> m_held; ///< by (sender, round)
 };
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_MESSAGE_INBOX_H

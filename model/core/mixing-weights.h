@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace ns3
+namespace dlsim
 {
 
 /**
@@ -37,6 +37,6 @@ PushSumWeight(uint32_t outDegree)
     return 1.0 / (outDegree + 1.0);
 }
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_MIXING_WEIGHTS_H

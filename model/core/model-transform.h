@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 class WaveletTransform;
@@ -47,6 +47,6 @@ std::unique_ptr<ModelTransform> MakeModelTransform(const std::string& wavelet,
                                                    uint32_t levels,
                                                    size_t length);
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_MODEL_TRANSFORM_H

@@ -14,7 +14,7 @@
 #include <torch/nn.h>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /**
@@ -63,6 +63,6 @@ double ForwardFlopsPerSample(torch::nn::Sequential& model,
                              int64_t height,
                              int64_t width);
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_NN_MODELS_H

@@ -13,7 +13,7 @@
 
 #include <random>
 
-namespace ns3
+namespace dlsim
 {
 
 struct AlgorithmRegistration;
@@ -76,6 +76,6 @@ AlgorithmRegistration TopkRegistration();
 /// \return the registration of JWINS (algorithm-registry.h)
 AlgorithmRegistration JwinsRegistration();
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_PARTIAL_MODEL_SHARING_H

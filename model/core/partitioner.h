@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /// Sample indices held by each node: result[node] lists indices into the training set.
@@ -159,9 +159,9 @@ Partition ReadPartitionFile(const std::string& key,
                             uint32_t nodes,
                             size_t samples);
 
-} // namespace ns3
+} // namespace dlsim
 
 /// Register the partition scheme `function()` describes (see DLSIM_REGISTER in registry.h).
-#define DLSIM_REGISTER_PARTITION(function) DLSIM_REGISTER(PartitionRegistration, function)
+#define DLSIM_REGISTER_PARTITION(function) DLSIM_REGISTER(dlsim::PartitionRegistration, function)
 
 #endif // DLSIM_PARTITIONER_H

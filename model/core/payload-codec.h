@@ -51,7 +51,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /// How a payload describes the shared part of a vector; the value is the on-wire form byte.
@@ -129,6 +129,6 @@ EncodedPayload EncodePayload(const Payload& payload);
  */
 Payload DecodePayload(const uint8_t* data, size_t size);
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif /* DLSIM_PAYLOAD_CODEC_H */

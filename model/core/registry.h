@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /// What kind of value a key takes, which decides how its value is checked.
@@ -445,18 +445,18 @@ class Registrar
     }
 };
 
-} // namespace ns3
+} // namespace dlsim
 
 /**
- * Register what `function()` returns (a `Registration`, e.g. PartitionRegistration) when the
- * program starts. Use it in a source file that is linked into the program as an object file (a
- * program's own sources, a test): a linker drops the objects of a static library that nothing
- * references, and their registrations with them.
+ * Register what `function()` returns (a `Registration`, named with its namespace, e.g.
+ * dlsim::PartitionRegistration) when the program starts. Use it in a source file that is linked
+ * into the program as an object file (a program's own sources, a test): a linker drops the
+ * objects of a static library that nothing references, and their registrations with them.
  */
-#define DLSIM_REGISTER(Registration, function)                                 \
-    static const ns3::Registrar<ns3::Registration> g_dlsimRegistrar_##function \
-    {                                                                          \
-        function()                                                             \
+#define DLSIM_REGISTER(Registration, function)                              \
+    static const dlsim::Registrar<Registration> g_dlsimRegistrar_##function \
+    {                                                                       \
+        function()                                                          \
     }
 
 #endif // DLSIM_REGISTRY_H

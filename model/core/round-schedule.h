@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace ns3
+namespace dlsim
 {
 
 /**
@@ -76,6 +76,6 @@ DeriveSeed(uint64_t runSeed, uint32_t learner, SeedUse use)
     }
 }
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_ROUND_SCHEDULE_H

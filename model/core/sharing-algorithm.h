@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /// What an algorithm knows about its node, fixed for the whole run.
@@ -187,6 +187,6 @@ std::vector<std::string> KnownAlgorithms();
  */
 std::unique_ptr<SharingAlgorithm> CreateSharingAlgorithm(const SharingConfig& config);
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_SHARING_ALGORITHM_H

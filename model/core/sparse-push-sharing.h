@@ -9,7 +9,7 @@
 
 #include "sharing-algorithm.h"
 
-namespace ns3
+namespace dlsim
 {
 
 struct AlgorithmRegistration;
@@ -71,6 +71,6 @@ AlgorithmRegistration SparsePushRegistration();
 /// \return the registration of SCSP (algorithm-registry.h)
 AlgorithmRegistration ScspRegistration();
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_SPARSE_PUSH_SHARING_H

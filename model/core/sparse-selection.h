@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /**
@@ -100,6 +100,6 @@ std::vector<uint32_t> RandomKIndices(std::mt19937_64& rng, uint32_t k, size_t le
  */
 std::vector<uint32_t> RandomMaskIndices(uint64_t seed, double alpha, size_t length);
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_SPARSE_SELECTION_H

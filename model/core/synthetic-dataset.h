@@ -11,7 +11,7 @@
 
 #include <cstdint>
 
-namespace ns3
+namespace dlsim
 {
 
 /// Parameters of the generated dataset.
@@ -34,6 +34,6 @@ struct SyntheticSpec
  */
 DatasetSplit MakeSyntheticDataset(const SyntheticSpec& spec);
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_SYNTHETIC_DATASET_H

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /**
@@ -68,6 +68,6 @@ std::string FormatBound(double value);
  */
 std::string ExactText(double value);
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_VALUE_TEXT_H

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /**
@@ -166,6 +166,6 @@ class WaveletTransform
     mutable Eigen::VectorXd m_hi;     //!< high-pass output / detail input
 };
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_WAVELET_TRANSFORM_H

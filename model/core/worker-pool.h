@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /**
@@ -131,6 +131,6 @@ class InOrderDelivery
     std::deque<Entry> m_entries;
 };
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_WORKER_POOL_H
