@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-using namespace ns3;
+using namespace dlsim; // the learning core (model/core)
 
 int
 main(int argc, char* argv[])

@@ -35,6 +35,8 @@
 #include <string>
 #include <vector>
 
+using namespace dlsim; // the learning core (model/core)
+
 using namespace ns3;
 
 namespace

@@ -35,6 +35,8 @@
 #include <sys/wait.h> // WIFEXITED / WEXITSTATUS for pclose()
 #include <vector>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 namespace

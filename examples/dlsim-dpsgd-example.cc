@@ -22,6 +22,8 @@
 #include <iostream>
 #include <map>
 
+using namespace dlsim; // the learning core (model/core)
+
 using namespace ns3;
 
 NS_LOG_COMPONENT_DEFINE("DlsimDpsgdExample");

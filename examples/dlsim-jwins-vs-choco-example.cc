@@ -43,6 +43,8 @@
 #include <map>
 #include <vector>
 
+using namespace dlsim; // the learning core (model/core)
+
 using namespace ns3;
 
 NS_LOG_COMPONENT_DEFINE("DlsimJwinsVsChocoExample");

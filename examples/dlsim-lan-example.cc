@@ -27,6 +27,8 @@
 #include <iostream>
 #include <map>
 
+using namespace dlsim; // the learning core (model/core)
+
 using namespace ns3;
 
 NS_LOG_COMPONENT_DEFINE("DlsimLanExample");

@@ -44,6 +44,8 @@
 #include <tuple>
 #include <vector>
 
+using namespace dlsim; // the learning core (model/core)
+
 using namespace ns3;
 
 NS_LOG_COMPONENT_DEFINE("DlsimTraceExample");

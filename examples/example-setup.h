@@ -36,20 +36,20 @@ namespace ns3
  * default where Debian puts Fashion-MNIST). Prints the known names and returns nothing for an
  * unknown one.
  */
-inline std::optional<DatasetSplit>
+inline std::optional<dlsim::DatasetSplit>
 LoadExampleData(const std::string& dataset,
                 uint32_t seed,
-                const std::string& path = kDefaultFashionMnistDir,
+                const std::string& path = dlsim::kDefaultFashionMnistDir,
                 std::optional<double> noise = std::nullopt,
                 uint32_t trainSamples = 2000)
 {
-    const std::vector<std::string> known = KnownDatasets();
+    const std::vector<std::string> known = dlsim::KnownDatasets();
     if (std::find(known.begin(), known.end(), dataset) == known.end())
     {
         std::cerr << "unknown --dataset " << dataset << std::endl;
         return std::nullopt;
     }
-    DatasetChoice choice;
+    dlsim::DatasetChoice choice;
     choice.name = dataset;
     choice.path = path;
     choice.synthetic.trainSamples = trainSamples;
@@ -59,7 +59,7 @@ LoadExampleData(const std::string& dataset,
         choice.synthetic.noise = static_cast<float>(*noise);
     }
     choice.synthetic.seed = seed;
-    return LoadDataset(choice);
+    return dlsim::LoadDataset(choice);
 }
 
 /// The examples' network: nodes, a random regular overlay over them, a direct underlay.

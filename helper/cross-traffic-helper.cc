@@ -22,6 +22,8 @@
 #include <algorithm>
 #include <sstream>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

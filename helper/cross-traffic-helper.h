@@ -29,16 +29,31 @@ namespace ns3
 class CrossTrafficHelper
 {
   public:
-    /// Throws ConfigValueError naming cross.traffic on an unknown kind.
+    /**
+     * \param kind "cbr", "onoff" or "bulk"
+     * \param rateBps the UDP rate (cbr, onoff)
+     * \param onSeconds onoff: the mean on period
+     * \param offSeconds onoff: the mean off period
+     * \throws ConfigValueError naming cross.traffic on an unknown kind
+     */
     CrossTrafficHelper(const std::string& kind,
                        double rateBps,
                        double onSeconds,
                        double offSeconds);
 
-    /// Flows on every link direction of `underlay` whose role is in `roles`; returns the apps.
+    /**
+     * \brief Install flows on every link direction of `underlay` whose role is in `roles`.
+     * \param underlay what an underlay helper built
+     * \param roles link roles ("up", "core", "wan", ...)
+     * \return the sources and sinks
+     */
     ApplicationContainer Install(const Underlay& underlay, const std::vector<std::string>& roles);
 
-    /// Fix the random streams of the on/off periods; returns the number of streams used.
+    /**
+     * \brief Fix the random streams of the on/off periods (after Install).
+     * \param stream the first stream
+     * \return the number of streams used
+     */
     int64_t AssignStreams(int64_t stream);
 
   private:

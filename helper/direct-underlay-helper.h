@@ -32,22 +32,41 @@ namespace ns3
 class DirectUnderlayHelper : public UnderlayHelper
 {
   public:
+    /// \param graph the overlay (or the union of its phases): one link per pair it joins
     explicit DirectUnderlayHelper(OverlayGraph graph);
 
+    /// \param model draws every link's bandwidth and latency (instead of the attributes)
     void SetLinkModel(const LinkModel& model);
+    /// \param behaviour queues, losses and MTU of every link (default: LinkBehaviour())
     void SetLinkBehaviour(const LinkBehaviour& behaviour);
-    /// An attribute of every PointToPointNetDevice (e.g. "DataRate" when no LinkModel is set).
+    /**
+     * \brief Set an attribute of every PointToPointNetDevice (e.g. "DataRate" when no LinkModel
+     * is set).
+     * \param name the attribute's name
+     * \param value its value
+     */
     void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
-    /// An attribute of every PointToPointChannel (e.g. "Delay").
+    /**
+     * \brief Set an attribute of every PointToPointChannel (e.g. "Delay").
+     * \param name the attribute's name
+     * \param value its value
+     */
     void SetChannelAttribute(const std::string& name, const AttributeValue& value);
     /**
      * The random streams of the loss models, one per lossy link direction from `stream` on:
      * before Install, where Install starts them (default 1000), returning 0; after it, assigned
      * at once, returning the number used, as ns-3 helpers chain AssignStreams.
+     * \param stream the first stream
+     * \return the number of streams used (0 before Install)
      */
     int64_t AssignStreams(int64_t stream);
 
-    /// Build the links between learners.Get(u) and learners.Get(v) for every overlay link u-v.
+    /**
+     * \brief Build the links between learners.Get(u) and learners.Get(v) for every overlay
+     * link u-v.
+     * \param learners the learners' nodes
+     * \return the pair addresses and the links built
+     */
     Underlay Install(NodeContainer learners) override;
 
   private:
@@ -60,7 +79,10 @@ class DirectUnderlayHelper : public UnderlayHelper
     std::vector<Ptr<RateErrorModel>> m_lossModels; ///< what Install built, for AssignStreams
 };
 
-/// Install the Internet stack (IPv4 only) on every node of `nodes` that has none yet.
+/**
+ * \brief Install the Internet stack (IPv4 only) on every node that has none yet.
+ * \param nodes the nodes
+ */
 void InstallInternetWhereMissing(NodeContainer nodes);
 
 } // namespace ns3

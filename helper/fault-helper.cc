@@ -13,6 +13,8 @@
 #include <cmath>
 #include <sstream>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

@@ -33,14 +33,18 @@ class FaultHelper
     /// Called at every fault event: event ("crash", "recover", "link-down", "link-up"), subject.
     using EventCallback = std::function<void(const std::string& event, const std::string& subject)>;
 
+    /// \param plan the faults (ReadFaultPlan)
     explicit FaultHelper(FaultPlan plan);
 
-    /// Called for link events (the learners report their own crashes and recoveries).
+    /// \param callback called for link events (the learners report their own crashes and
+    /// recoveries)
     void SetLinkEventCallback(EventCallback callback);
 
     /**
      * Schedule the plan on `underlay`, whose learner i runs apps.Get(i). Throws
      * ConfigValueError naming the faults.links item when no link joins its two ends.
+     * \param underlay what the underlay helper built
+     * \param apps the learner applications, learner i at apps.Get(i)
      */
     void Install(const Underlay& underlay, ApplicationContainer apps);
 
@@ -48,10 +52,14 @@ class FaultHelper
      * Check that every faults.links item names a link of `underlay`, without scheduling
      * anything (so that a bad item is refused before the run folder is written). Throws
      * ConfigValueError naming the item.
+     * \param underlay what the underlay helper built
      */
     void Check(const Underlay& underlay) const;
 
-    /// The faults that begin at or after `end` (the run was over), one line each.
+    /**
+     * \param end when the run ended
+     * \return the faults that begin at or after `end` (the run was over), one line each
+     */
     std::vector<std::string> DescribeUnreached(Time end) const;
 
   private:

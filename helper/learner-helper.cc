@@ -16,6 +16,8 @@
 #include <numeric>
 #include <stdexcept>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

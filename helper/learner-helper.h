@@ -47,63 +47,86 @@ namespace ns3
 class LearnerHelper
 {
   public:
+    /// A helper with the defaults below and LearnerApplication's attribute defaults.
     LearnerHelper();
 
-    /// Set an attribute of every LearnerApplication created.
+    /**
+     * \brief Set an attribute of every LearnerApplication created (see
+     * LearnerApplication::GetTypeId for the attributes and their help strings).
+     * \param name the attribute's name, e.g. "Rounds"
+     * \param value its value
+     */
     void SetAttribute(const std::string& name, const AttributeValue& value);
-    void SetData(DatasetSplit data, Partition partition);
-    void SetTraining(const TrainingConfig& training);
-    void SetSharing(const SharingConfig& sharing);
-    /// A static overlay: the same neighbours every round.
+    /**
+     * \param data the training and test sets (shared by all learners)
+     * \param partition learner i trains on the samples partition[i] of data.train
+     */
+    void SetData(dlsim::DatasetSplit data, dlsim::Partition partition);
+    /// \param training model, optimiser, batch size and local steps of every learner
+    void SetTraining(const dlsim::TrainingConfig& training);
+    /// \param sharing the algorithm every learner runs, with its parameters
+    void SetSharing(const dlsim::SharingConfig& sharing);
+    /// \param graph a static overlay: the same neighbours every round
     void SetOverlay(const OverlayGraph& graph);
-    /// A time-varying overlay: which edges each round uses (replaces SetOverlay).
+    /// \param schedule a time-varying overlay: which edges each round uses (replaces SetOverlay)
     void SetSchedule(const OverlaySchedule& schedule);
-    /// Seeds model initialisation and mini-batch sampling (default 1).
+    /// \param seed seeds model initialisation and mini-batch sampling (default 1)
     void SetSeed(uint64_t seed);
+    /// \param same all learners start from the same model (true, the default) or each from its
+    /// own draw
     void SetSameInitialModel(bool same);
     /**
-     * How local training is charged in simulated time. Default: "flops" mode with identical
-     * 10 GFLOP/s devices.
+     * \param model how local training is charged in simulated time. Default: "flops" mode with
+     * identical 10 GFLOP/s devices.
      */
     void SetComputeTimeModel(const ComputeTimeModel& model);
-    /// Evaluate only this many learners, drawn at random (0, the default: all).
+    /// \param count evaluate only this many learners, drawn at random (0, the default: all)
     void SetEvaluatedLearners(uint32_t count);
     /**
      * Train and evaluate on this many worker threads while the simulator goes on (0 or 1, the
      * default: in the simulator's thread). Results do not depend on it; evaluations are then
      * reported later, in order (LearnerApplication::DeliverEvaluations).
+     * \param threads the number of worker threads
      */
     void SetWorkerThreads(uint32_t threads);
 
     /**
      * One LearnerApplication on each node; throws std::invalid_argument when the overlay, the
      * partition, the nodes or the addresses do not fit together.
+     * \param nodes learner i runs on nodes.Get(i)
+     * \param addresses where each learner is reached
+     * \return the applications, learner i at index i
      */
     ApplicationContainer Install(NodeContainer nodes, const LearnerAddresses& addresses);
 
     /**
-     * The clock of the learners' timed evaluations, started by Install when their EvalInterval
-     * is positive (null otherwise): its Tick trace source fires when a tick's reports are out.
+     * \brief The clock of the learners' timed evaluations, started by Install when their
+     * EvalInterval is positive: its Tick trace source fires when a tick's reports are out.
+     * \return the clock, or null when the learners evaluate by rounds
      */
     Ptr<EvaluationClock> GetEvaluationClock() const;
 
-    /// Fix the ns-3 random streams used (device speeds, evaluated learners).
+    /**
+     * \brief Fix the ns-3 random streams used (device speeds, evaluated learners).
+     * \param stream the first stream
+     * \return the number of streams used
+     */
     int64_t AssignStreams(int64_t stream);
 
   private:
     ObjectFactory m_factory;
-    DatasetSplit m_data;
-    Partition m_partition;
-    TrainingConfig m_training;
-    SharingConfig m_sharing;
+    dlsim::DatasetSplit m_data;
+    dlsim::Partition m_partition;
+    dlsim::TrainingConfig m_training;
+    dlsim::SharingConfig m_sharing;
     std::optional<OverlaySchedule> m_schedule;
     uint64_t m_seed = 1;
     bool m_sameInitialModel = true;
     ComputeTimeModel m_computeTime;
     uint32_t m_evaluatedLearners = 0;
     Ptr<UniformRandomVariable> m_evalChoice;
-    std::shared_ptr<WorkerPool> m_pool;
-    std::shared_ptr<InOrderDelivery> m_evaluations;
+    std::shared_ptr<dlsim::WorkerPool> m_pool;
+    std::shared_ptr<dlsim::InOrderDelivery> m_evaluations;
     Ptr<EvaluationClock> m_clock;
 };
 

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

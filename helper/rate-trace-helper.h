@@ -39,10 +39,20 @@ namespace ns3
 class RateTraceHelper
 {
   public:
-    /// Make the device follow the trace. Throws ConfigValueError for a null device.
+    /**
+     * \brief Make the device follow the trace.
+     * \param device the transmitting device of one link direction
+     * \param trace the rates
+     * \throws ConfigValueError for a null device
+     */
     void Install(Ptr<PointToPointNetDevice> device, const RateTrace& trace) const;
-    /// Make every device of the container follow the same trace (each on its own schedule).
-    /// Throws ConfigValueError when a device is not a PointToPointNetDevice.
+    /**
+     * \brief Make every device of the container follow the same trace (each on its own
+     * schedule).
+     * \param devices point-to-point devices
+     * \param trace the rates
+     * \throws ConfigValueError when a device is not a PointToPointNetDevice
+     */
     void Install(const NetDeviceContainer& devices, const RateTrace& trace) const;
 };
 

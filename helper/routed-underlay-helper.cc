@@ -15,6 +15,8 @@
 #include <iomanip>
 #include <sstream>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

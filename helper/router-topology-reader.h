@@ -23,11 +23,22 @@ namespace ns3
  * format the file looks like), a link from a router to itself, a link listed twice, a node
  * without links and a topology that falls apart in pieces are errors. Errors name the key
  * underlay.file, the file and, where there is one, the line.
+ * \param path the file
+ * \param format "inet", "orbis" or "rocketfuel"
+ * \return the routers and their links (no learners attached yet)
  */
 RouterNetwork ReadRouterTopology(const std::string& path, const std::string& format);
 
-/// Which router each learner attaches to: "random" (uniform, from `rng`) or a CSV file
-/// "node,router" (router by its name in the topology file), every learner once.
+/**
+ * \brief Which router each learner attaches to.
+ * \param network the routers
+ * \param learners the number of learners
+ * \param mode "random" (uniform, from `rng`) or "file": a CSV file "node,router" (router by its
+ * name in the topology file), every learner once
+ * \param file the file of "file"
+ * \param rng the stream of "random"
+ * \return each learner's router
+ */
 std::vector<uint32_t> AttachLearners(const RouterNetwork& network,
                                      uint32_t learners,
                                      const std::string& mode,

@@ -23,6 +23,8 @@
 #include <cmath>
 #include <map>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

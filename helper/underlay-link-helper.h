@@ -35,13 +35,16 @@ struct LinkBehaviour
     std::string queueDisc = "none";
     /// Probability that a packet is lost on the link (each direction, independently).
     double loss = 0.0;
-    uint32_t mtu = 1500;
+    uint32_t mtu = 1500; ///< bytes of IP packet per link (the devices' MTU)
 };
 
-/// The queue disciplines LinkBehaviour::queueDisc accepts.
+/// \return the queue disciplines LinkBehaviour::queueDisc accepts
 const std::vector<std::string>& KnownQueueDiscs();
 
-/// Throws ConfigValueError naming link.queue, link.queue_disc, link.loss or link.mtu.
+/**
+ * \param behaviour the behaviour to check
+ * \throws ConfigValueError naming link.queue, link.queue_disc, link.loss or link.mtu
+ */
 void CheckLinkBehaviour(const LinkBehaviour& behaviour);
 
 /**
@@ -49,6 +52,10 @@ void CheckLinkBehaviour(const LinkBehaviour& behaviour);
  * max(100 ms, twice the link's latency), in MTU-sized packets, at least 8 packets. Enough for
  * TCP to keep the link busy, short enough that the queueing delay (at most the round trip the
  * buffer is sized for) never outlasts TCP's retransmission timer.
+ * \param bandwidthBps the device's rate
+ * \param latencySeconds the link's one-way latency
+ * \param mtu the MTU
+ * \return the queue size, in packets ("40p")
  */
 std::string AutoQueueSize(double bandwidthBps, double latencySeconds, uint32_t mtu);
 
@@ -61,23 +68,38 @@ std::string AutoQueueSize(double bandwidthBps, double latencySeconds, uint32_t m
 class UnderlayLinkHelper
 {
   public:
+    /// \param behaviour queues, losses and MTU of every link
     explicit UnderlayLinkHelper(LinkBehaviour behaviour);
 
-    /// The random streams of the loss models, one per link direction from `stream` upwards.
+    /// \param stream the first random stream of the loss models, one per link direction from
+    /// it upwards (default 1000)
     void SetFirstStream(int64_t stream);
 
-    /// The helper's own PointToPointHelper, for device and channel attributes of every link.
+    /// \return the helper's own PointToPointHelper, for device and channel attributes of every
+    /// link
     PointToPointHelper& GetPointToPoint();
 
+    /// What Install built.
     struct Link
     {
-        NetDeviceContainer devices; ///< a's device, then b's
-        Ipv4InterfaceContainer interfaces;
+        NetDeviceContainer devices;        ///< a's device, then b's
+        Ipv4InterfaceContainer interfaces; ///< a's address, then b's
     };
 
     /**
      * Link a and b. A rate or latency below zero keeps the PointToPointHelper's own attribute.
-     * The two directions are appended to `links` named by fromName/toName with the roles given.
+     * The two directions are appended to `links` named by nameA/nameB with the roles given.
+     * \param a one node
+     * \param b the other node
+     * \param rateAtoB bit/s from a to b
+     * \param rateBtoA bit/s from b to a
+     * \param latencySeconds one-way latency
+     * \param links where both directions are recorded
+     * \param nameA a's name in links.csv
+     * \param nameB b's name in links.csv
+     * \param roleAtoB the role of the direction a to b ("up", "core", ...)
+     * \param roleBtoA the role of the direction b to a
+     * \return the devices and addresses
      */
     Link Install(Ptr<Node> a,
                  Ptr<Node> b,
@@ -90,7 +112,8 @@ class UnderlayLinkHelper
                  const std::string& roleAtoB,
                  const std::string& roleBtoA);
 
-    /// The loss models installed so far (links with LinkBehaviour::loss > 0), in stream order.
+    /// \return the loss models installed so far (links with LinkBehaviour::loss > 0), in
+    /// stream order
     const std::vector<Ptr<RateErrorModel>>& GetLossModels() const;
 
   private:
@@ -106,7 +129,9 @@ class UnderlayLinkHelper
 
 /**
  * Give `models` the streams from `stream` on, one each, as ns-3 helpers' AssignStreams do;
- * returns the number used.
+ * \param models the loss models
+ * \param stream the first stream
+ * \return the number of streams used
  */
 int64_t AssignLossStreams(const std::vector<Ptr<RateErrorModel>>& models, int64_t stream);
 

@@ -44,6 +44,8 @@
 #include <memory>
 #include <sstream>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

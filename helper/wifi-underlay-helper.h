@@ -75,17 +75,21 @@ namespace ns3
 class WifiUnderlayHelper : public UnderlayHelper
 {
   public:
+    /// A helper with the defaults the class describes.
     WifiUnderlayHelper();
 
     /**
      * The 802.11 amendment: 80211a, 80211n, 80211ac (the default: what most classroom laptops
-     * and access points speak) or 80211ax. Throws ConfigValueError naming wifi.standard.
+     * and access points speak) or 80211ax.
+     * \param standard the amendment
+     * \throws ConfigValueError naming wifi.standard
      */
     void SetStandard(const std::string& standard);
     /**
      * Channel width in MHz: 20, 40, 80 or 160; 0 (the default) takes the standard's
      * customary width: 20 for 80211a (its only one), 40 for 80211n, 80 for 80211ac and
      * 80211ax. Whether the standard allows the width is checked by Check.
+     * \param mhz the width
      */
     void SetChannelWidth(uint16_t mhz);
     /**
@@ -96,36 +100,50 @@ class WifiUnderlayHelper : public UnderlayHelper
      * changes, so the best rate is known from the signal-to-noise ratio, and minstrel's
      * sampling of other rates would only add random airtime. Whether the standard, width and
      * streams allow the mode is checked by Check.
+     * \param manager the rate manager
      */
     void SetRateManager(const std::string& manager);
-    /// Spatial streams (and antennas) of every device, 1 to 4; 0 (the default): 2, or 1 for 80211a.
+    /// \param streams spatial streams (and antennas) of every device, 1 to 4; 0 (the
+    /// default): 2, or 1 for 80211a
     void SetSpatialStreams(uint32_t streams);
-    /// The number of APs (default 1); station i belongs to AP i % aps.
+    /// \param aps the number of APs (default 1); station i belongs to AP i % aps
     void SetAccessPoints(uint32_t aps);
-    /// Every BSS on one shared channel (true) or each on its own (false, the default).
+    /// \param shared every BSS on one shared channel (true) or each on its own (false, the
+    /// default)
     void SetSharedChannel(bool shared);
-    /// Distance in metres of every station from its AP (default 5), when not placed explicitly.
+    /// \param meters distance of every station from its AP (default 5), when not placed
+    /// explicitly
     void SetStationDistance(double meters);
-    /// Distance in metres between neighbouring APs on the x axis (default 50).
+    /// \param meters distance between neighbouring APs on the x axis (default 50)
     void SetApSpacing(double meters);
-    /// Where every station stands (x, y, z in metres), learner i at positions[i].
+    /// \param positions where every station stands (x, y, z in metres), learner i at
+    /// positions[i]
     void SetStationPositions(std::vector<Vector> positions);
-    /// Where every AP stands (x, y, z in metres), AP k at positions[k].
+    /// \param positions where every AP stands (x, y, z in metres), AP k at positions[k]
     void SetApPositions(std::vector<Vector> positions);
     /**
      * The log-distance path loss: loss(d) = referenceLossDb + 10 * exponent * log10(d / 1 m)
      * (defaults 3 and 46.6777 dB, ns-3's: an indoor exponent, and free space at 1 m at 5.15 GHz).
+     * \param exponent the path loss exponent
+     * \param referenceLossDb the loss at 1 m
      */
     void SetPropagation(double exponent, double referenceLossDb);
-    /// Rate (bit/s) and one-way latency (s) of every AP's link to the backbone router.
+    /**
+     * \brief Every AP's link to the backbone router.
+     * \param bandwidthBps its rate (bit/s)
+     * \param latencySeconds its one-way latency
+     */
     void SetBackbone(double bandwidthBps, double latencySeconds);
-    /// Queue, queue discipline and loss of the backbone links (the Wi-Fi devices keep theirs).
+    /// \param behaviour queue, queue discipline and loss of the backbone links (the Wi-Fi
+    /// devices keep theirs)
     void SetLinkBehaviour(const LinkBehaviour& behaviour);
     /**
      * The random streams from `stream` on: the backbone links' loss models, every Wi-Fi device
      * (WifiHelper::AssignStreams: backoff, beacon jitter, rate manager) and the channel's
      * propagation models. Takes effect at Install (by default from 1000); called after Install it
-     * assigns them at once. Returns the number of streams used, or 0 before Install.
+     * assigns them at once.
+     * \param stream the first stream
+     * \return the number of streams used, or 0 before Install
      */
     int64_t AssignStreams(int64_t stream);
 
@@ -136,6 +154,7 @@ class WifiUnderlayHelper : public UnderlayHelper
      * position per station and per AP when given, every station in reach of its AP, and a
      * constant mode that gets at least one frame in ten through at every station's
      * signal-to-noise ratio.
+     * \param learners the number of learners (stations)
      */
     void Check(uint32_t learners) const;
 
@@ -149,18 +168,21 @@ class WifiUnderlayHelper : public UnderlayHelper
      * rate of the standard at the width and streams used (e.g. 866.7 Mbit/s for 802.11ac,
      * 80 MHz, 2 streams); latency and loss 0 (propagation over metres takes nanoseconds);
      * queue "wifi 500p". routers holds AP 0 ... AP k-1, then the backbone router.
+     * \param learners the stations, learner i at index i
+     * \return the addresses, devices and links built
      */
     Underlay Install(NodeContainer learners) override;
 
     /**
      * Called once, during the simulation, when every station built by the next Install has
      * associated with its AP: the moment from which the stations' packets get through.
+     * \param callback what to call
      */
     void SetAssociatedCallback(std::function<void()> callback);
 
     /**
-     * When the last station associated with its AP, once the simulation has run that far;
-     * a negative time before then.
+     * \return when the last station associated with its AP, once the simulation has run that
+     * far; a negative time before then
      */
     Time GetAssociationTime() const;
 

@@ -20,9 +20,9 @@ namespace ns3
 /// One host's access link: host-to-router (up) and router-to-host (down) rates, one-way latency.
 struct AccessLink
 {
-    double upBps = 0.0;
-    double downBps = 0.0;
-    double latencySeconds = 0.0;
+    double upBps = 0.0;          ///< host to router, bit/s
+    double downBps = 0.0;        ///< router to host, bit/s
+    double latencySeconds = 0.0; ///< one way
 };
 
 /**
@@ -35,18 +35,32 @@ struct AccessLink
 class AccessModel
 {
   public:
-    /// Throws ConfigValueError naming access.up, access.down or access.latency.
+    /**
+     * \param up the uplink rate: "10Mbps" or a random variable in Mbit/s
+     * \param down the downlink rate, as `up`
+     * \param latency the one-way latency: "5ms" or a random variable in ms
+     * \throws ConfigValueError naming access.up, access.down or access.latency
+     */
     AccessModel(const std::string& up, const std::string& down, const std::string& latency);
 
     /**
      * Use a CSV file "host,up,down,latency" (e.g. "3,2Mbps,20Mbps,8ms"; '#' comments and a
      * header line starting with "host" are allowed) instead; every host listed exactly once.
+     * \param path the file
      */
     void SetFile(const std::string& path);
 
-    /// Fix the random streams used; returns the number taken (3).
+    /**
+     * \param stream the first random stream
+     * \return the number of streams used (3)
+     */
     int64_t AssignStreams(int64_t stream);
 
+    /**
+     * \param hosts the number of hosts
+     * \return each host's access link
+     * \throws ConfigValueError naming the key (or file and line) of a value out of range
+     */
     std::vector<AccessLink> Draw(uint32_t hosts) const;
 
   private:

@@ -31,28 +31,44 @@ class ComputeTimeModel
   public:
     /// Device speeds, fixed, read or drawn, in GFLOP/s: 1 FLOP/s to 1e15 GFLOP/s.
     static constexpr double kMinGflops = 1e-9;
-    static constexpr double kMaxGflops = 1e15;
+    static constexpr double kMaxGflops = 1e15; ///< the fastest device (see kMinGflops)
 
+    /// How a round's time is charged (see the class).
     enum class Mode
     {
-        Flops,
-        Fixed,
-        Measured,
+        Flops,    ///< samples * FLOPs per sample / device speed
+        Fixed,    ///< local steps * seconds per step
+        Measured, ///< host CPU time times a scale (not reproducible)
     };
 
-    /// Throws ConfigValueError naming compute.* keys on a bad mode or random variable.
+    /**
+     * \param mode "flops", "fixed" or "measured"
+     * \param deviceGflops flops: device speed in GFLOP/s, a number or an ns-3 random variable
+     * \param stepSeconds fixed: seconds per local step
+     * \param measuredScale measured: the factor on the host's CPU time
+     * \throws ConfigValueError naming compute.* keys on a bad mode or random variable
+     */
     ComputeTimeModel(const std::string& mode,
                      const std::string& deviceGflops,
                      double stepSeconds,
                      double measuredScale);
 
+    /**
+     * \param stream the device speeds' random stream
+     * \return the number of streams used (1)
+     */
     int64_t AssignStreams(int64_t stream);
 
-    /// Give every node its own device speed in GFLOP/s, node i the i-th (Flops mode; the random
-    /// variable is still drawn, so other streams do not shift).
+    /**
+     * \brief Give every node its own device speed (Flops mode; the random variable is still
+     * drawn, so other streams do not shift).
+     * \param gflops node i's speed in GFLOP/s at index i
+     */
     void SetDeviceSpeeds(std::vector<double> gflops);
 
+    /// \return how a round's time is charged
     Mode GetMode() const;
+    /// \return the factor on the host's CPU time (Measured mode)
     double GetMeasuredScale() const;
 
     /**
@@ -60,6 +76,10 @@ class ComputeTimeModel
      * node, in node order: Flops mode draws that node's device speed). Throws
      * ConfigValueError naming the key when the speed is outside kMinGflops to kMaxGflops or the
      * time beyond kMaxSeconds.
+     * \param trainFlopsPerSample the model's FLOPs per training sample
+     * \param batchSize samples per step
+     * \param localSteps steps per round
+     * \return the duration (Measured mode: zero; the caller measures)
      */
     Time NextNodeRoundTime(double trainFlopsPerSample, uint32_t batchSize, uint32_t localSteps);
 

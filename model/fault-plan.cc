@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

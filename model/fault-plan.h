@@ -18,25 +18,27 @@ namespace ns3
 /// A learner's host is off from `down` until `up` (seconds; infinity: for good).
 struct HostOutage
 {
-    uint32_t node = 0;
-    double down = 0.0;
-    double up = std::numeric_limits<double>::infinity();
+    uint32_t node = 0;                                   ///< the learner
+    double down = 0.0;                                   ///< when it goes off
+    double up = std::numeric_limits<double>::infinity(); ///< when it is back
 };
 
 /// The link between two underlay nodes (named as in links.csv) is out, both ways.
 struct LinkOutage
 {
-    std::string a;
-    std::string b;
-    double down = 0.0;
-    double up = std::numeric_limits<double>::infinity();
+    std::string a;                                       ///< one end
+    std::string b;                                       ///< the other end
+    double down = 0.0;                                   ///< when it goes out
+    double up = std::numeric_limits<double>::infinity(); ///< when it is back
 };
 
+/// Every fault of a run, as the fault keys give them (FaultHelper carries them out).
 struct FaultPlan
 {
     std::vector<HostOutage> hosts; ///< sorted by node, then time; never overlapping per node
-    std::vector<LinkOutage> links;
+    std::vector<LinkOutage> links; ///< in the order given
 
+    /// \return whether there is no fault at all
     bool Empty() const;
 };
 
@@ -45,6 +47,11 @@ struct FaultPlan
  * `crashFile` a CSV 'node,down_s,up_s' (up_s empty: for good), and `links` items
  * "A:B@DOWN-UP" with A and B named as in links.csv ("3:core@10s-20s"). Throws ConfigValueError
  * naming the key (faults.crash, faults.file, faults.links), file and item.
+ * \param crashes the `crashes` items
+ * \param crashFile the crash file, or empty
+ * \param links the `links` items
+ * \param learners the number of learners
+ * \return the plan
  */
 FaultPlan ReadFaultPlan(const std::vector<std::string>& crashes,
                         const std::string& crashFile,

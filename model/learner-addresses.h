@@ -27,19 +27,32 @@ namespace ns3
 class LearnerAddresses
 {
   public:
+    /// No addresses (pair addresses only, or filled in later).
     LearnerAddresses() = default;
-    /// Learner i is reached at addresses[i].
+    /// \param addresses learner i is reached at addresses[i]
     explicit LearnerAddresses(std::vector<Ipv4Address> addresses);
-    /// Learner i is reached at interfaces.GetAddress(i): what Ipv4AddressHelper::Assign returns.
+    /// \param interfaces learner i is reached at interfaces.GetAddress(i): what
+    /// Ipv4AddressHelper::Assign returns
     explicit LearnerAddresses(const Ipv4InterfaceContainer& interfaces);
 
-    /// Learner `learner` is reached by `neighbour` at `address` (overrides the per-learner one).
+    /**
+     * \brief Learner `learner` is reached by `neighbour` at `address` (overrides the
+     * per-learner one).
+     * \param learner the learner reached
+     * \param neighbour the learner that sends to it
+     * \param address the address to use
+     */
     void SetPairAddress(uint32_t learner, uint32_t neighbour, Ipv4Address address);
 
-    /// Where `neighbour` reaches `learner`. Throws std::out_of_range when nothing is known.
+    /**
+     * \param learner the learner reached
+     * \param neighbour the learner that sends to it
+     * \return where `neighbour` reaches `learner`
+     * \throws std::out_of_range when nothing is known
+     */
     Ipv4Address Get(uint32_t learner, uint32_t neighbour) const;
 
-    /// Learners with a per-learner address (pair-only addressing reports 0).
+    /// \return the number of learners with a per-learner address (pair-only addressing: 0)
     uint32_t GetN() const;
 
   private:

@@ -20,6 +20,8 @@
 #include <limits>
 #include <sstream>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

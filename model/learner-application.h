@@ -140,9 +140,9 @@ class LearnerApplication : public Application
     };
 
     /// Give the application its learner and algorithm (before the simulation starts).
-    void Setup(std::unique_ptr<Learner> learner,
-               std::unique_ptr<SharingAlgorithm> algorithm,
-               std::shared_ptr<const Dataset> testSet);
+    void Setup(std::unique_ptr<dlsim::Learner> learner,
+               std::unique_ptr<dlsim::SharingAlgorithm> algorithm,
+               std::shared_ptr<const dlsim::Dataset> testSet);
     /**
      * Train on `pool`'s workers instead of in the simulator's thread: a round's training starts
      * when the round does and is joined when its simulated compute time has passed, so the
@@ -150,13 +150,13 @@ class LearnerApplication : public Application
      * touches only this learner. Measured compute times (MeasuredComputeScale) still train in
      * the simulator's thread, since the compute time is what the training took.
      */
-    void SetWorkerPool(std::shared_ptr<WorkerPool> pool);
+    void SetWorkerPool(std::shared_ptr<dlsim::WorkerPool> pool);
     /**
      * Evaluate on the workers too (needs a pool): the Evaluated reports of every learner
      * sharing `evaluations` come in the order the evaluations were made, but later, when their
      * results are ready; DeliverEvaluations hands on those still outstanding.
      */
-    void SetEvaluationDelivery(std::shared_ptr<InOrderDelivery> evaluations);
+    void SetEvaluationDelivery(std::shared_ptr<dlsim::InOrderDelivery> evaluations);
     /// Wait for the evaluations made so far and report them (Evaluated), in order.
     void DeliverEvaluations();
     /**
@@ -172,7 +172,7 @@ class LearnerApplication : public Application
     /// A time-varying overlay: round t uses phases[((t - 1) / period) mod phases.size()].
     void SetPeerSchedule(std::vector<PeerSet> phases, uint32_t period);
 
-    Learner& GetLearner();
+    dlsim::Learner& GetLearner();
     uint32_t GetLearnerId() const;
     /// Rounds the learner runs: the training rounds (Rounds) and the algorithm's extra ones.
     uint32_t GetTotalRounds() const;
@@ -227,8 +227,8 @@ class LearnerApplication : public Application
     void Fail(const std::string& reason);
     const PeerSet& PhaseOf(uint32_t round) const;
     /// An empty inbox for this learner's algorithm and round mode (at the start, after a crash).
-    std::unique_ptr<MessageInbox> MakeInbox() const;
-    RoundInfo InfoOf(uint32_t round) const;
+    std::unique_ptr<dlsim::MessageInbox> MakeInbox() const;
+    dlsim::RoundInfo InfoOf(uint32_t round) const;
 
     void StartRound();
     /// Wait for a round's training running on a worker, if any (then the learner is ours again).
@@ -242,7 +242,7 @@ class LearnerApplication : public Application
     /// Whether a timed evaluation comes within `length` from now (EvalInterval > 0).
     bool EvaluationTickWithin(Time length) const;
     void FinishTraining(Time computeTime);
-    void DeliverMessage(Message message);
+    void DeliverMessage(dlsim::Message message);
     void DeadlinePassed();
     bool RoundReady() const;
     void TryAggregate();
@@ -280,9 +280,9 @@ class LearnerApplication : public Application
     Time m_reconnectInterval;
 
     // Learning state
-    std::unique_ptr<Learner> m_learner;
-    std::unique_ptr<SharingAlgorithm> m_algorithm;
-    std::shared_ptr<const Dataset> m_testSet;
+    std::unique_ptr<dlsim::Learner> m_learner;
+    std::unique_ptr<dlsim::SharingAlgorithm> m_algorithm;
+    std::shared_ptr<const dlsim::Dataset> m_testSet;
     std::vector<PeerSet> m_phases;
     uint32_t m_period = 1;
     uint32_t m_round = 0; ///< the round in progress, from 1
@@ -292,15 +292,15 @@ class LearnerApplication : public Application
     bool m_crashed = false;
     bool m_crashedForGood = false;
     double m_trainLoss = 0.0;
-    std::shared_ptr<WorkerPool> m_pool;
+    std::shared_ptr<dlsim::WorkerPool> m_pool;
     /// The round's training on a worker (valid until joined): its mean loss.
     std::future<double> m_training;
-    std::shared_ptr<InOrderDelivery> m_evaluations;
+    std::shared_ptr<dlsim::InOrderDelivery> m_evaluations;
     std::shared_ptr<RoundBudget> m_budget;
     std::unique_ptr<LearnerEvaluator> m_evaluator; ///< made by Evaluator() on first use
     Time m_roundComputeTime;
     /// Messages received and not yet aggregated.
-    std::unique_ptr<MessageInbox> m_inbox;
+    std::unique_ptr<dlsim::MessageInbox> m_inbox;
     bool m_deadlinePassed = false;
     EventId m_deadlineEvent;
     uint32_t m_roundSuperseded = 0;
@@ -309,7 +309,7 @@ class LearnerApplication : public Application
     std::vector<float> m_aggregatedModel;
     /// The same as a copy of the model, made only when a timed evaluation will come while a
     /// worker trains (the learner cannot be copied then); null otherwise.
-    std::shared_ptr<const ModelSnapshot> m_aggregatedSnapshot;
+    std::shared_ptr<const dlsim::ModelSnapshot> m_aggregatedSnapshot;
 
     // Byte accounting
     uint64_t m_roundValueBytes = 0;

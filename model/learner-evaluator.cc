@@ -4,6 +4,8 @@
  */
 #include "learner-evaluator.h"
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

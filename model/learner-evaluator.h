@@ -35,9 +35,9 @@ struct EvalReport
 /**
  * \brief Runs one learner's evaluations and hands their reports on in the order they were made.
  *
- * A copy of the model (ModelSnapshot) is evaluated on a worker, in the background: the next
+ * A copy of the model (dlsim::ModelSnapshot) is evaluated on a worker, in the background: the next
  * round's training is on the critical path, an accuracy only for the results. The reports of
- * every learner sharing one InOrderDelivery come out in the order the evaluations were made,
+ * every learner sharing one dlsim::InOrderDelivery come out in the order the evaluations were made,
  * whatever the number of threads, so results do not depend on it. Without workers, or for a
  * model that cannot be copied, the learner evaluates in the simulator's thread (Report).
  */
@@ -53,15 +53,15 @@ class LearnerEvaluator
      * \param pool workers for evaluations in the background (null: none)
      * \param delivery the run's order of reports (null: each report at once)
      */
-    LearnerEvaluator(std::shared_ptr<const Dataset> testSet,
+    LearnerEvaluator(std::shared_ptr<const dlsim::Dataset> testSet,
                      uint32_t samples,
-                     std::shared_ptr<WorkerPool> pool,
-                     std::shared_ptr<InOrderDelivery> delivery);
+                     std::shared_ptr<dlsim::WorkerPool> pool,
+                     std::shared_ptr<dlsim::InOrderDelivery> delivery);
 
     /// \return whether copies of the model are evaluated on workers (Submit)
     bool InBackground() const;
     /// \return the test set and the samples evaluated, for an evaluation in this thread
-    const Dataset& GetTestSet() const;
+    const dlsim::Dataset& GetTestSet() const;
     /// \return the number of test samples evaluated (0: all)
     uint32_t GetSamples() const;
 
@@ -72,25 +72,25 @@ class LearnerEvaluator
      * \param model the copy to evaluate
      * \param sink where the report goes
      */
-    void Submit(EvalReport report, std::shared_ptr<const ModelSnapshot> model, Sink sink);
+    void Submit(EvalReport report, std::shared_ptr<const dlsim::ModelSnapshot> model, Sink sink);
     /**
      * \brief Hand on `report` with an evaluation made in this thread, behind the earlier ones.
      * \param report what the learner was at the evaluation
      * \param result the evaluation
      * \param sink where the report goes
      */
-    void Report(EvalReport report, const EvalResult& result, Sink sink);
+    void Report(EvalReport report, const dlsim::EvalResult& result, Sink sink);
 
   private:
-    void Deliver(EvalReport report, std::shared_future<EvalResult> result, Sink sink);
+    void Deliver(EvalReport report, std::shared_future<dlsim::EvalResult> result, Sink sink);
 
-    std::shared_ptr<const Dataset> m_testSet;    //!< what to evaluate on
+    std::shared_ptr<const dlsim::Dataset> m_testSet; //!< what to evaluate on
     uint32_t m_samples;                          //!< first test samples (0: all)
-    std::shared_ptr<WorkerPool> m_pool;          //!< workers, or null
-    std::shared_ptr<InOrderDelivery> m_delivery; //!< the run's report order, or null
+    std::shared_ptr<dlsim::WorkerPool> m_pool;   //!< workers, or null
+    std::shared_ptr<dlsim::InOrderDelivery> m_delivery; //!< the run's report order, or null
     /// This learner's evaluations still on a worker (oldest first), at most kMaxPending: each
     /// holds a copy of the model.
-    std::deque<std::shared_future<EvalResult>> m_pending;
+    std::deque<std::shared_future<dlsim::EvalResult>> m_pending;
     static constexpr size_t kMaxPending = 2; //!< see m_pending
 };
 

@@ -14,6 +14,8 @@
 #include <map>
 #include <sstream>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

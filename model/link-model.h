@@ -21,10 +21,10 @@ namespace ns3
 /// The drawn parameters of one point-to-point link between learners u < v.
 struct LinkParameters
 {
-    uint32_t u = 0;
-    uint32_t v = 0;
-    double bandwidthBps = 0.0;
-    double latencySeconds = 0.0;
+    uint32_t u = 0;              ///< one learner
+    uint32_t v = 0;              ///< the other (u < v)
+    double bandwidthBps = 0.0;   ///< both ways
+    double latencySeconds = 0.0; ///< one way
 };
 
 /**
@@ -39,20 +39,31 @@ struct LinkParameters
 class LinkModel
 {
   public:
-    /// Throws ConfigValueError naming link.bandwidth or link.latency on a bad string.
+    /**
+     * \param bandwidth "10Mbps" or a random variable in Mbit/s
+     * \param latency "10ms" or a random variable in ms
+     * \throws ConfigValueError naming link.bandwidth or link.latency on a bad string
+     */
     LinkModel(const std::string& bandwidth, const std::string& latency);
 
     /**
      * Use a CSV file "u,v,bandwidth,latency" (e.g. "0,1,10Mbps,5ms"; '#' comments and a header
      * line starting with "u" are allowed) instead of the random variables. Every link must be
      * listed exactly once; errors name the file and line.
+     * \param path the file
      */
     void SetFile(const std::string& path);
 
-    /// Fix the ns-3 random streams used; returns the number of streams taken (2).
+    /**
+     * \param stream the first random stream
+     * \return the number of streams used (2)
+     */
     int64_t AssignStreams(int64_t stream);
 
-    /// Parameters for each link {u < v}, in the order given.
+    /**
+     * \param links the links {u < v}
+     * \return their parameters, in the order given
+     */
     std::vector<LinkParameters> Draw(const std::vector<std::pair<uint32_t, uint32_t>>& links) const;
 
   private:

@@ -30,6 +30,9 @@ namespace ns3
  * by an eighth of the minimum RTT (clamped to [4 ms, 16 ms]) or an ACK train spans half of it,
  * on the RTT samples of each ACK, which LinuxTcpSocket passes in (RttSample).
  * The multiplicative decrease and fast convergence stay ns-3's (they are Linux's already).
+ *
+ * Attribute (besides TcpCubic's): TcpFriendliness, the TCP-friendly region on or off (help
+ * string in GetTypeId()).
  */
 class LinuxCubic : public TcpCubic
 {
@@ -40,6 +43,7 @@ class LinuxCubic : public TcpCubic
      */
     static TypeId GetTypeId();
 
+    /// A window controller in its initial state.
     LinuxCubic();
     /**
      * \brief Copy constructor (Fork).
@@ -47,14 +51,51 @@ class LinuxCubic : public TcpCubic
      */
     LinuxCubic(const LinuxCubic& sock);
 
+    /**
+     * \name TcpCongestionOps's hooks
+     * What each changes of TcpCubic's behaviour; the parameters are TcpCongestionOps's.
+     * @{
+     */
+    /// \return "LinuxCubic"
     std::string GetName() const override;
+    /**
+     * \brief Grow the window the Linux way: slow start up to ssthresh, then the larger of the
+     * cubic curve and the Reno estimate, only while the window limits the sender.
+     * \param tcb the socket state
+     * \param segmentsAcked segments the ACK acknowledged
+     */
     void IncreaseWindow(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked) override;
+    /**
+     * \brief TcpCubic's multiplicative decrease, also remembering W_max for the curve.
+     * \param tcb the socket state
+     * \param bytesInFlight bytes in flight at the loss
+     * \return the new slow-start threshold
+     */
     uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override;
+    /**
+     * \brief Ignored for HyStart: ns-3 passes the smoothed RTT, Linux's HyStart needs each
+     * ACK's sample (RttSample).
+     * \param tcb the socket state
+     * \param segmentsAcked segments acknowledged
+     * \param rtt the smoothed RTT
+     */
     void PktsAcked(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked, const Time& rtt) override;
+    /**
+     * \brief Reset the curve after a timeout, as TcpCubic does.
+     * \param tcb the socket state
+     * \param newState the congestion state entered
+     */
     void CongestionStateSet(Ptr<TcpSocketState> tcb,
                             const TcpSocketState::TcpCongState_t newState) override;
+    /**
+     * \brief On a restart after idle, move the curve's origin by the idle time (Linux).
+     * \param tcb the socket state
+     * \param event the event
+     */
     void CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t event) override;
+    /// \return a copy for an accepted connection
     Ptr<TcpCongestionOps> Fork() override;
+    /** @} */
 
     /**
      * \brief Tell whether the window limited the sender in the last window of data, and the

@@ -36,6 +36,7 @@ class LinuxPrrRecovery : public TcpRecoveryOps
      */
     static TypeId GetTypeId();
 
+    /// Not recovering.
     LinuxPrrRecovery() = default;
     /**
      * \brief Copy constructor.
@@ -43,15 +44,43 @@ class LinuxPrrRecovery : public TcpRecoveryOps
      */
     LinuxPrrRecovery(const LinuxPrrRecovery& recovery);
 
+    /**
+     * \name TcpRecoveryOps's hooks
+     * PRR as the class describes it; the parameters are TcpRecoveryOps's.
+     * @{
+     */
+    /// \return "LinuxPrrRecovery"
     std::string GetName() const override;
+    /**
+     * \brief Start a recovery: remember the window at its start (Linux's prior_cwnd).
+     * \param tcb the socket state
+     * \param dupAckCount duplicate ACKs received
+     * \param unAckDataCount bytes not yet acknowledged
+     * \param deliveredBytes bytes the ACK delivered
+     */
     void EnterRecovery(Ptr<TcpSocketState> tcb,
                        uint32_t dupAckCount,
                        uint32_t unAckDataCount,
                        uint32_t deliveredBytes) override;
+    /**
+     * \brief Set the window for an ACK in recovery (Linux's tcp_cwnd_reduction).
+     * \param tcb the socket state
+     * \param deliveredBytes bytes the ACK delivered
+     */
     void DoRecovery(Ptr<TcpSocketState> tcb, uint32_t deliveredBytes) override;
+    /**
+     * \brief End the recovery, keeping the window PRR reached (the inflated window follows).
+     * \param tcb the socket state
+     */
     void ExitRecovery(Ptr<TcpSocketState> tcb) override;
+    /**
+     * \brief Count bytes sent in recovery (prr_out).
+     * \param bytesSent bytes sent
+     */
     void UpdateBytesSent(uint32_t bytesSent) override;
+    /// \return a copy for an accepted connection
     Ptr<TcpRecoveryOps> Fork() override;
+    /** @} */
 
   private:
     int64_t m_prrDelivered{0}; //!< bytes delivered since recovery began (Linux: prr_delivered)

@@ -50,6 +50,11 @@ class Node;
  *
  * Create one with Create() (TcpL4Protocol::CreateSocket always makes a TcpSocketBase); accepted
  * connections of a listening LinuxTcpSocket are LinuxTcpSockets too.
+ *
+ * Attributes (ns3::LinuxTcpSocket::NAME; their help strings are in GetTypeId()), each of which
+ * turns one of the differences above off for comparisons: Rack, Tlp, QuickAcks, ProbeAckDelay,
+ * ProbeSlack, LinuxCubic, LinuxPrr, SlowStartAfterIdle. No trace sources besides
+ * TcpSocketBase's.
  */
 class LinuxTcpSocket : public TcpSocketBase
 {
@@ -59,8 +64,10 @@ class LinuxTcpSocket : public TcpSocketBase
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+    /// \return the TypeId of LinuxTcpSocket (so that Fork's copies are LinuxTcpSockets too)
     TypeId GetInstanceTypeId() const override;
 
+    /// A socket not yet bound to a node (see Create()).
     LinuxTcpSocket();
     /**
      * \brief Copy constructor, used by Fork() for accepted connections.
@@ -85,22 +92,83 @@ class LinuxTcpSocket : public TcpSocketBase
     uint32_t GetTimeoutCount() const;
 
   protected:
+    /**
+     * \name TcpSocketBase's hooks
+     * What each adds to ns-3's behaviour; the parameters are TcpSocketBase's.
+     * @{
+     */
+    /// \return a copy for an accepted connection: a LinuxTcpSocket
     Ptr<TcpSocketBase> Fork() override;
+    /**
+     * \brief Send as ns-3 does, recording the transmission in this socket's scoreboard and
+     * (re)arming the probe timer once per burst.
+     * \param seq the first sequence number to send
+     * \param maxSize the most bytes to send
+     * \param withAck whether to set the ACK flag
+     * \return bytes sent
+     */
     uint32_t SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool withAck) override;
+    /**
+     * \brief Keep the ACK at hand for ProcessAck (its timestamp echo and SACK blocks).
+     * \param packet the segment
+     * \param tcpHeader its header
+     */
     void ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader) override;
+    /**
+     * \brief Update the scoreboard and run RACK before ns-3 counts duplicate ACKs, so that a
+     * recovery ns-3 enters starts from Linux's count of the bytes in flight; then retransmit
+     * RACK's losses.
+     * \param ackNumber the cumulative ACK
+     * \param scoreboardUpdated whether the ACK's SACK blocks changed ns-3's scoreboard
+     * \param currentDelivered bytes the ACK delivered
+     * \param oldHeadSequence the first unacknowledged sequence number before the ACK
+     */
     void ProcessAck(const SequenceNumber32& ackNumber,
                     bool scoreboardUpdated,
                     uint32_t currentDelivered,
                     const SequenceNumber32& oldHeadSequence) override;
+    /**
+     * \brief Receive as ns-3 does, acknowledging at once in Linux's quick-ACK mode.
+     * \param packet the segment
+     * \param tcpHeader its header
+     */
     void ReceivedData(Ptr<Packet> packet, const TcpHeader& tcpHeader) override;
+    /**
+     * \brief Queue data, restarting the window after idle as Linux does (tcp_cwnd_restart).
+     * \param p the data
+     * \param flags socket flags
+     * \return as TcpSocketBase::Send
+     */
     int Send(Ptr<Packet> p, uint32_t flags) override;
+    /**
+     * \brief Estimate the RTT as Linux does: from the newest original segment an ACK delivered,
+     * the handshake included.
+     * \param tcpHeader the ACK's header
+     */
     void EstimateRtt(const TcpHeader& tcpHeader) override;
+    /**
+     * \brief Send a segment without data, noting when a SYN went out (handshake RTT).
+     * \param flags the TCP flags
+     */
     void SendEmptyPacket(uint8_t flags) override;
+    /**
+     * \brief Take a new ACK as ns-3 does, but restart the retransmission timer on every ACK of
+     * new data (RFC 6298 sec. 5.3), with Linux's floor SRTT + MinRto.
+     * \param seq the new cumulative ACK
+     * \param resetRTO ignored: the timer restarts on every new ACK
+     */
     void NewAck(const SequenceNumber32& seq, bool resetRTO) override;
+    /// The retransmission timeout, lowering ssthresh only if the losses being recovered did not
+    /// already lower it (Linux's tcp_enter_loss).
     void ReTxTimeout() override;
+    /// \return bytes in flight as Linux counts them: sent, less SACKed, less lost and not
+    /// retransmitted since
     uint32_t BytesInFlight() const override;
+    /// \return the window ns-3 would allow, closed in recovery for segments nothing judged lost
     uint32_t AvailableWindow() const override;
+    /// Cancel this socket's timers, then dispose as TcpSocketBase does.
     void DoDispose() override;
+    /** @} */
 
   private:
     /// One transmitted range of sequence numbers, as last sent.
@@ -249,11 +317,11 @@ class LinuxTcpSocket : public TcpSocketBase
     LinuxCubic* m_cubic{nullptr};         //!< it, if it is LinuxCubic
 
     // Window validation (Linux's tcp_cwnd_validate)
-    bool m_cwndLimited{false};        //!< the window limited the sender
-    SequenceNumber32 m_cwndUsageSeq;  //!< until this is ACKed, m_cwndLimited stands
-    uint32_t m_maxPacketsOut{0};      //!< largest flight in segments (Linux's max_packets_out)
-    SequenceNumber32 m_maxPacketsSeq; //!< until this is ACKed, m_maxPacketsOut stands
-    Time m_lastSend{Time::Min()};     //!< when data was last sent (Linux's lsndtime)
+    bool m_cwndLimited{false};         //!< the window limited the sender
+    SequenceNumber32 m_cwndUsageSeq;   //!< until this is ACKed, m_cwndLimited stands
+    uint32_t m_maxPacketsOut{0};       //!< largest flight in segments (Linux's max_packets_out)
+    SequenceNumber32 m_maxPacketsSeq;  //!< until this is ACKed, m_maxPacketsOut stands
+    Time m_lastSend{Time::Min()};      //!< when data was last sent (Linux's lsndtime)
     Time m_idleRestarted{Time::Min()}; //!< m_lastSend of the idle period last restarted from
 
     // Handshake RTT: Linux's minimum RTT includes it, and its small packets make it the

@@ -55,7 +55,7 @@ class MessageTransport : public Object
     {
         /// A whole message arrived. Returns false when the learner has stopped (it then took
         /// nothing): no more messages are offered from what arrived with it.
-        std::function<bool(Message)> received;
+        std::function<bool(dlsim::Message)> received;
         /**
          * A connection broke or could not be made; `why` says which and how, `peerClosed`
          * whether the neighbour closed it in an orderly way. Returns whether the transport

@@ -23,6 +23,8 @@
 #include <cmath>
 #include <cstdlib>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

@@ -23,6 +23,8 @@ namespace ns3
  * name to the keys that set it), are refused with the key to use instead, since their default
  * would have no effect. Throws ConfigValueError naming
  * "ns3.<full name>" on an unknown type, attribute or value.
+ * \param attributes full attribute name to value
+ * \param setByKeys full attribute name to the dlsim keys that set it
  */
 void SetNs3AttributeDefaults(const std::map<std::string, std::string>& attributes,
                              const std::map<std::string, std::string>& setByKeys);

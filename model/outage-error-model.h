@@ -20,14 +20,19 @@ namespace ns3
 class OutageErrorModel : public ErrorModel
 {
   public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId (no attributes of its own)
+     */
     static TypeId GetTypeId();
 
-    /// Keep applying `inner` (may be null) while the link is up.
+    /// \param inner the model to keep applying while the link is up (may be null)
     void SetInner(Ptr<ErrorModel> inner);
     /// One more reason for the link to be down.
     void Down();
     /// One reason fewer; the link is up again when none is left.
     void Up();
+    /// \return whether any reason for an outage holds
     bool IsDown() const;
 
   private:

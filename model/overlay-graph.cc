@@ -13,6 +13,8 @@
 #include <fstream>
 #include <sstream>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

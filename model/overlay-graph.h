@@ -34,22 +34,47 @@ class TopologyError : public std::runtime_error
 class OverlayGraph
 {
   public:
+    /**
+     * \brief A graph without edges.
+     * \param nodes the number of learners n
+     * \param directed whether edges are one-way (u sends to v)
+     */
     OverlayGraph(uint32_t nodes, bool directed);
 
-    /// Add an edge; throws TopologyError on a self-loop, a duplicate or an unknown node.
+    /**
+     * \brief Add an edge.
+     * \param u one node (the sender, if directed)
+     * \param v the other node (the receiver, if directed)
+     * \throws TopologyError on a self-loop, a duplicate or an unknown node
+     */
     void AddEdge(uint32_t u, uint32_t v);
 
+    /// \return the number of learners n
     uint32_t GetNNodes() const;
+    /// \return whether edges are one-way
     bool IsDirected() const;
+    /// \return the edges, in the order added (undirected: u < v)
     const std::vector<std::pair<uint32_t, uint32_t>>& GetEdges() const;
-    /// Nodes that i sends to (for undirected graphs: its neighbours).
+    /**
+     * \param i a node
+     * \return the nodes that i sends to (for undirected graphs: its neighbours), sorted
+     */
     const std::vector<uint32_t>& GetOutNeighbours(uint32_t i) const;
-    /// Nodes that i receives from.
+    /**
+     * \param i a node
+     * \return the nodes that i receives from, sorted
+     */
     const std::vector<uint32_t>& GetInNeighbours(uint32_t i) const;
+    /**
+     * \param u one node (the sender, if directed)
+     * \param v the other node
+     * \return whether the edge exists
+     */
     bool HasEdge(uint32_t u, uint32_t v) const;
-    /// Connected (undirected) or strongly connected (directed).
+    /// \return whether the graph is connected (undirected) or strongly connected (directed)
     bool IsConnected() const;
-    /// Node pairs {u < v} that need a physical link: one per undirected edge or directed pair.
+    /// \return the node pairs {u < v} that need a physical link: one per undirected edge or
+    /// directed pair
     std::vector<std::pair<uint32_t, uint32_t>> GetLinks() const;
 
   private:
@@ -70,16 +95,29 @@ class OverlayGraph
 class OverlaySchedule
 {
   public:
+    /// \param graph the one phase of a static overlay
     explicit OverlaySchedule(OverlayGraph graph);
-    /// Throws TopologyError when phases is empty, period is 0 or the phases disagree on n.
+    /**
+     * \param phases the graphs, used in turn
+     * \param period rounds per phase
+     * \throws TopologyError when phases is empty, period is 0 or the phases disagree on n
+     */
     OverlaySchedule(std::vector<OverlayGraph> phases, uint32_t period);
 
+    /**
+     * \param round a round (from 1)
+     * \return the graph that round uses
+     */
     const OverlayGraph& At(uint32_t round) const;
+    /// \return the phases
     const std::vector<OverlayGraph>& GetPhases() const;
+    /// \return rounds per phase
     uint32_t GetPeriod() const;
+    /// \return the number of learners n
     uint32_t GetNNodes() const;
+    /// \return whether the phases' edges are one-way
     bool IsDirected() const;
-    /// Every edge of every phase: the simulated network needs a link for each.
+    /// \return every edge of every phase: the simulated network needs a link for each
     OverlayGraph Union() const;
 
   private:
@@ -87,33 +125,60 @@ class OverlaySchedule
     uint32_t m_period;
 };
 
-/// The names accepted by the `topology` key.
+/// \return the names accepted by the `topology` key
 std::vector<std::string> KnownTopologies();
 
 /**
  * A connected random k-regular graph. Edges are drawn by pairing free "stubs" at random
  * (Steger-Wormald), restarting when stuck, and the whole graph is redrawn until it is connected.
- * Throws TopologyError when n*k is odd or k >= n.
+ * \param nodes n
+ * \param degree k
+ * \param rng the stream drawn from
+ * \return the graph
+ * \throws TopologyError when n*k is odd or k >= n
  */
 OverlayGraph MakeRandomRegularGraph(uint32_t nodes,
                                     uint32_t degree,
                                     Ptr<UniformRandomVariable> rng);
+/**
+ * \param nodes n
+ * \return the undirected ring: node i next to i+1 mod n
+ */
 OverlayGraph MakeRingGraph(uint32_t nodes);
-/// Node i sends to i+1 mod n.
+/**
+ * \param nodes n
+ * \return the directed ring: node i sends to i+1 mod n
+ */
 OverlayGraph MakeDirectedRingGraph(uint32_t nodes);
+/**
+ * \param nodes n
+ * \return the undirected complete graph
+ */
 OverlayGraph MakeCompleteGraph(uint32_t nodes);
-/// Node r sends to r + 2^i mod n for every i with 2^i < n (Assran et al. 2019).
+/**
+ * \param nodes n
+ * \return the directed exponential graph: node r sends to r + 2^i mod n for every i with
+ * 2^i < n (Assran et al. 2019)
+ */
 OverlayGraph MakeDirectedExponentialGraph(uint32_t nodes);
 /**
  * The time-varying exponential graph of Stochastic Gradient Push: phase i has node r send to
  * r + 2^i mod n only, so each node has one peer per phase, cycling through the exponential
  * graph's peers every `period` rounds.
+ * \param nodes n
+ * \param period rounds per phase
+ * \return the schedule
  */
 OverlaySchedule MakeTimeVaryingExponentialSchedule(uint32_t nodes, uint32_t period);
 /**
  * Read "u v" pairs (whitespace or comma separated, '#' starts a comment) for nodes 0..n-1.
  * The graph must be connected unless requireConnected is false (a phase of a time-varying
  * overlay). Errors name the file and line.
+ * \param path the file
+ * \param nodes n
+ * \param directed read "u v" as u sends to v
+ * \param requireConnected refuse a graph that is not (strongly) connected
+ * \return the graph
  */
 OverlayGraph ReadEdgeListGraph(const std::string& path,
                                uint32_t nodes,
@@ -123,18 +188,21 @@ OverlayGraph ReadEdgeListGraph(const std::string& path,
 /// What MakeTopology needs besides the name.
 struct TopologySpec
 {
-    std::string name = "random-regular";
-    uint32_t nodes = 16;
-    uint32_t degree = 4;            ///< random-regular
-    std::vector<std::string> files; ///< file: one edge list; schedule: one per phase
-    bool directed = false;          ///< file and schedule: read the edge lists as directed
-    uint32_t period = 1;            ///< time-varying-exponential and schedule
+    std::string name = "random-regular"; ///< one of KnownTopologies()
+    uint32_t nodes = 16;                 ///< n
+    uint32_t degree = 4;                 ///< random-regular
+    std::vector<std::string> files;      ///< file: one edge list; schedule: one per phase
+    bool directed = false;               ///< file and schedule: read the edge lists as directed
+    uint32_t period = 1;                 ///< time-varying-exponential and schedule
 };
 
 /**
  * Build a topology by name: random-regular, ring, directed-ring, complete,
  * directed-exponential, time-varying-exponential, file (one edge list) or schedule (a list of
  * edge lists, one phase each, rotating every `period` rounds).
+ * \param spec the name and what it needs
+ * \param rng the stream random graphs draw from
+ * \return the overlay
  */
 OverlaySchedule MakeTopology(const TopologySpec& spec, Ptr<UniformRandomVariable> rng);
 

@@ -22,10 +22,16 @@ namespace ns3
  * Create a random variable from a string such as "ns3::UniformRandomVariable[Min=5|Max=20]".
  * Unlike ns-3's own parsing, which aborts the process, a bad type name, attribute or value
  * throws ConfigValueError naming `key`.
+ * \param key the scenario key, for messages
+ * \param spec the string
+ * \return the random variable (its stream not yet assigned)
  */
 Ptr<RandomVariableStream> ParseRandomVariable(const std::string& key, const std::string& spec);
 
-/// True when the text looks like a random variable string ("ns3::...").
+/**
+ * \param spec a value
+ * \return true when it looks like a random variable string ("ns3::...")
+ */
 bool IsRandomVariableSpec(const std::string& spec);
 
 /**
@@ -36,7 +42,7 @@ bool IsRandomVariableSpec(const std::string& spec);
  * it); at 1 Tbit/s a 1500-byte packet still takes 12 ns to send, above ns-3's 1 ns resolution.
  */
 constexpr double kMinDataRateBps = 1.0;
-constexpr double kMaxDataRateBps = 1e12;
+constexpr double kMaxDataRateBps = 1e12; ///< the largest rate (see kMinDataRateBps)
 /// Durations: ns-3's Time holds about 9.2e9 s in nanoseconds; 1e9 s leaves room for sums.
 constexpr double kMaxSeconds = 1e9;
 /**
@@ -57,39 +63,68 @@ constexpr double kMinPeriodSeconds = 1e-3;
 /// under 1e-3 in binary floating point): one nanosecond, ns-3's time resolution.
 constexpr double kTimeSlack = 1e-9;
 
-/// Throws ConfigValueError, "<where>: rate ... bit/s ...", unless kMinDataRateBps <= bps <=
-/// kMaxDataRateBps.
+/**
+ * \brief Throws ConfigValueError, "<where>: rate ... bit/s ...", unless kMinDataRateBps <= bps
+ * <= kMaxDataRateBps.
+ * \param where names the value in messages
+ * \param bps the rate
+ */
 void CheckDataRateBps(const std::string& where, double bps);
 
-/// A rate for people, in Mbit/s with four significant digits, e.g. "10 Mbit/s".
+/**
+ * \param bps a rate
+ * \return it for people, in Mbit/s with four significant digits, e.g. "10 Mbit/s"
+ */
 std::string RateText(double bps);
 
-/// Throws ConfigValueError, "<where>: latency ... s ...", unless 0 <= seconds <=
-/// kMaxLatencySeconds.
+/**
+ * \brief Throws ConfigValueError, "<where>: latency ... s ...", unless 0 <= seconds <=
+ * kMaxLatencySeconds.
+ * \param where names the value in messages
+ * \param seconds the latency
+ */
 void CheckLatencySeconds(const std::string& where, double seconds);
 
 /**
  * A data rate with a unit, e.g. "10Mbps", "1.5Gbps", "800kbps", "100Mb/s", in bit/s, from
  * kMinDataRateBps to kMaxDataRateBps. Throws ConfigValueError naming `key` for anything else (a
  * unit is required).
+ * \param key the scenario key, for messages
+ * \param text the value
+ * \return the rate
  */
 double ParseDataRateBps(const std::string& key, const std::string& text);
 
 /**
  * A duration with a unit (s, ms, us, ns), e.g. "10ms", in seconds, from 0 to kMaxSeconds.
  * Throws ConfigValueError naming `key` otherwise.
+ * \param key the scenario key, for messages
+ * \param text the value
+ * \return the duration
  */
 double ParseSeconds(const std::string& key, const std::string& text);
 
-/// A one-way latency with a unit, from 0 to kMaxLatencySeconds. Throws ConfigValueError.
+/**
+ * \param key the scenario key, for messages
+ * \param text the value
+ * \return a one-way latency with a unit, from 0 to kMaxLatencySeconds
+ * \throws ConfigValueError naming the key otherwise
+ */
 double ParseLatencySeconds(const std::string& key, const std::string& text);
 
-/// A period with a unit, from kMinPeriodSeconds to kMaxSeconds. Throws ConfigValueError.
+/**
+ * \param key the scenario key, for messages
+ * \param text the value
+ * \return a period with a unit, from kMinPeriodSeconds to kMaxSeconds
+ * \throws ConfigValueError naming the key otherwise
+ */
 double ParsePeriodSeconds(const std::string& key, const std::string& text);
 
 /**
  * The value a random variable always gives when it is an ns3::ConstantRandomVariable (its
  * draws can then be checked when it is parsed), or NaN.
+ * \param variable a random variable
+ * \return its constant, or NaN
  */
 double ConstantValueOf(Ptr<RandomVariableStream> variable);
 

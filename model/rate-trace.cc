@@ -17,6 +17,8 @@
 #include <sstream>
 #include <utility>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

@@ -61,35 +61,51 @@ class RateTrace
     /// From startSeconds (within the period) until the next step starts, the rate is rateBps.
     struct Step
     {
-        double startSeconds;
-        double rateBps;
+        double startSeconds; ///< within the period
+        double rateBps;      ///< bit/s
     };
 
     /**
      * A trace from its steps: the first starts at 0, starts strictly increase and stay below the
      * period; rates as in the class comment. The period may be infinite only for a single step.
-     * Throws ConfigValueError otherwise.
+     * \param steps the steps
+     * \param periodSeconds the period
+     * \throws ConfigValueError otherwise
      */
     RateTrace(std::vector<Step> steps, double periodSeconds);
 
+    /// \return the steps of one period
     const std::vector<Step>& GetSteps() const;
-    /// The period in seconds; infinity for a constant trace read from a single CSV row.
+    /// \return the period in seconds; infinity for a constant trace read from a single CSV row
     double GetPeriodSeconds() const;
-    /// The rate at a time since the trace's start, looping with the period. Negative times loop
-    /// too; a time that is not finite gives the first step's rate.
+    /**
+     * \param seconds a time since the trace's start, looping with the period; negative times
+     * loop too
+     * \return the rate then (bit/s); a time that is not finite gives the first step's rate
+     */
     double GetRateAt(double seconds) const;
-    /// Time-weighted mean rate over one period.
+    /// \return the time-weighted mean rate over one period (bit/s)
     double GetMeanRateBps() const;
-    /// Mahimahi traces: how many windows of a period had no delivery opportunity and got the
-    /// rate of one packet per window instead of 0. Always 0 for other traces.
+    /// \return for Mahimahi traces, how many windows of a period had no delivery opportunity
+    /// and got the rate of one packet per window instead of 0; always 0 for other traces
     uint32_t GetFlooredWindows() const;
 
-    /// Read a CSV trace (format in the class comment). Throws ConfigValueError.
+    /**
+     * \brief Read a CSV trace (format in the class comment).
+     * \param path the file
+     * \return the trace
+     * \throws ConfigValueError naming the file and line
+     */
     static RateTrace ReadCsv(const std::string& path);
     /**
      * Read a Mahimahi trace and convert it to rates per window of windowSeconds (format and
      * conversion in the class comment). windowSeconds must be a whole number of milliseconds, at
-     * least 1 ms; packetBytes between 1 and 65535. Throws ConfigValueError.
+     * least 1 ms; packetBytes between 1 and 65535.
+     * \param path the file
+     * \param windowSeconds the window
+     * \param packetBytes bytes per delivery opportunity
+     * \return the trace
+     * \throws ConfigValueError naming the file and line
      */
     static RateTrace ReadMahimahi(const std::string& path,
                                   double windowSeconds,
@@ -97,7 +113,11 @@ class RateTrace
     /**
      * Read a trace of the given format: "csv", "mahimahi", or "auto" (a .csv extension, in any
      * case, is CSV, anything else Mahimahi). windowSeconds is used by Mahimahi traces only.
-     * Throws ConfigValueError, also for an unknown format.
+     * \param path the file
+     * \param format "csv", "mahimahi" or "auto"
+     * \param windowSeconds the window of Mahimahi traces
+     * \return the trace
+     * \throws ConfigValueError, also for an unknown format
      */
     static RateTrace Read(const std::string& path, const std::string& format, double windowSeconds);
 

@@ -4,6 +4,8 @@
  */
 #include "round-policy.h"
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

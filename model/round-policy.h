@@ -89,7 +89,7 @@ struct RoundModeRegistration
     std::string name;
     std::string help; ///< one line for `--help`
     /// Its scenario keys (with the LearnerApplication attributes they set).
-    std::vector<AlgorithmKey> keys;
+    std::vector<dlsim::AlgorithmKey> keys;
     /// Learners run their rounds out of step, so that only a common clock (eval.interval)
     /// compares their models.
     bool outOfStep = false;
@@ -99,14 +99,14 @@ struct RoundModeRegistration
     static std::vector<RoundModeRegistration> Builtins();
 };
 
-using RoundModeRegistry = Registry<RoundModeRegistration>;
+using RoundModeRegistry = dlsim::Registry<RoundModeRegistration>;
 
 /// The keys deadline and wait-free rounds share (rounds.missing), declared once.
-const std::vector<AlgorithmKey>& MissingMessageKeys();
+const std::vector<dlsim::AlgorithmKey>& MissingMessageKeys();
 
 } // namespace ns3
 
 /// Register a round mode from a program's or test's own source file.
-#define DLSIM_REGISTER_ROUND_MODE(function) DLSIM_REGISTER(RoundModeRegistration, function)
+#define DLSIM_REGISTER_ROUND_MODE(function) DLSIM_REGISTER(ns3::RoundModeRegistration, function)
 
 #endif // DLSIM_ROUND_POLICY_H

@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <sstream>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

@@ -46,7 +46,7 @@ struct TcpTransportSettings
  * Opens a listening socket and one connection to every target; a message is cut into packets
  * of at most kPieceSize bytes once and shared by every connection that sends it (ns-3 packets
  * share their bytes until written to). Incoming bytes are reassembled per connection
- * (MessageReassembler). A failed connection is reported through Handlers::lost; if the round
+ * (dlsim::MessageReassembler). A failed connection is reported through Handlers::lost; if the round
  * logic carries on, an outgoing one is opened again after the reconnect interval and what it
  * held is lost (resending might duplicate a message that did arrive).
  */
@@ -137,7 +137,7 @@ class TcpMessageTransport : public MessageTransport
     Ptr<Node> m_node;                               //!< the host, from Open
     Ptr<Socket> m_listener;                         //!< accepts the in-neighbours' connections
     std::vector<OutConnection> m_out;               //!< one per target
-    std::map<Ptr<Socket>, MessageReassembler> m_in; //!< accepted connections
+    std::map<Ptr<Socket>, dlsim::MessageReassembler> m_in; //!< accepted connections
     /// What HandleRead copies a received packet into, kept from one read to the next.
     std::vector<uint8_t> m_readBuffer;
     uint64_t m_receivedBytes = 0; //!< payload bytes received so far

@@ -36,8 +36,11 @@ struct UnderlayLink
     Ptr<Object> txSource;
 };
 
-/// The device at the receiving end of a point-to-point link direction; nullptr for a shared
-/// medium (a channel with more than two devices, e.g. Wi-Fi), which has no one receiver.
+/**
+ * \param link a link direction
+ * \return the device at the receiving end of a point-to-point link direction; nullptr for a
+ * shared medium (a channel with more than two devices, e.g. Wi-Fi), which has no one receiver
+ */
 Ptr<NetDevice> ReceiverOf(const UnderlayLink& link);
 
 /// What an underlay helper built under the learners.
@@ -65,7 +68,11 @@ class UnderlayHelper
   public:
     virtual ~UnderlayHelper() = default;
 
-    /// Build the network under learners.Get(i) (learner i); installs the Internet stack.
+    /**
+     * \brief Build the network; installs the Internet stack.
+     * \param learners the learners' nodes, learner i at learners.Get(i)
+     * \return where each learner is reached and what was built
+     */
     virtual Underlay Install(NodeContainer learners) = 0;
 };
 

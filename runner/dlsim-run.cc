@@ -37,6 +37,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+using namespace dlsim; // the learning core (model/core)
+
 extern char** environ;
 
 using namespace ns3;

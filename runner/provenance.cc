@@ -8,6 +8,8 @@
 #include "external-command.h"
 #include "torch-version.h"
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

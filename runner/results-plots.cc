@@ -27,6 +27,8 @@
 #include <sstream>
 #include <vector>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace fs = std::filesystem;
 
 namespace ns3

@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <sstream>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

@@ -17,6 +17,8 @@
 #include <fstream>
 #include <sstream>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace po = boost::program_options;
 
 namespace ns3

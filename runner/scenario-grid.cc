@@ -9,6 +9,8 @@
 
 #include <set>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

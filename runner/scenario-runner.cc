@@ -41,6 +41,8 @@
 #include <sstream>
 #include <unistd.h>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

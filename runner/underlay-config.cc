@@ -23,6 +23,8 @@
 #include <sstream>
 #include <stdexcept>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

@@ -56,7 +56,7 @@ struct UnderlayRegistration
 
     std::string name;
     std::string help; ///< one line for `--help`, e.g. "a dedicated link per overlay edge"
-    std::vector<AlgorithmKey> keys;
+    std::vector<dlsim::AlgorithmKey> keys;
     /// Every role its links can have (the roles that trace.links and capture.* may name).
     std::vector<std::string> linkRoles;
     /// The roles the configured network will have (known before it is built); unset: linkRoles.
@@ -73,7 +73,7 @@ struct UnderlayRegistration
     static std::vector<UnderlayRegistration> Builtins();
 };
 
-using UnderlayRegistry = Registry<UnderlayRegistration>;
+using UnderlayRegistry = dlsim::Registry<UnderlayRegistration>;
 
 /// The roles `network` will have with scenario `c`.
 std::vector<std::string> RolesOf(const UnderlayRegistration& network, const ScenarioConfig& c);
@@ -81,6 +81,6 @@ std::vector<std::string> RolesOf(const UnderlayRegistration& network, const Scen
 } // namespace ns3
 
 /// Register an underlay from a program's or test's own source file.
-#define DLSIM_REGISTER_UNDERLAY(function) DLSIM_REGISTER(UnderlayRegistration, function)
+#define DLSIM_REGISTER_UNDERLAY(function) DLSIM_REGISTER(ns3::UnderlayRegistration, function)
 
 #endif // DLSIM_UNDERLAY_REGISTRY_H

@@ -24,6 +24,8 @@
 #include <iostream>
 #include <map>
 
+using namespace dlsim; // the learning core (model/core)
+
 using namespace ns3;
 
 namespace

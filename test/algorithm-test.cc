@@ -22,6 +22,8 @@
 #include <sstream>
 #include <unistd.h>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 namespace

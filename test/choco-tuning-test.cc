@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <string>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 namespace

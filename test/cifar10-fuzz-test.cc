@@ -13,6 +13,8 @@
 #include <random>
 #include <unistd.h>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 namespace

@@ -17,6 +17,8 @@
 #include <set>
 #include <zlib.h>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 namespace

@@ -16,6 +16,8 @@
 #include <iostream>
 #include <random>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 namespace

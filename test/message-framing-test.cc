@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <random>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 namespace

@@ -13,6 +13,8 @@
 #include <map>
 #include <random>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 namespace

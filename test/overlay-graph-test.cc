@@ -10,6 +10,8 @@
 #include <fstream>
 #include <gtest/gtest.h>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 namespace

@@ -33,6 +33,8 @@
 #include <vector>
 #include <zlib.h>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 namespace

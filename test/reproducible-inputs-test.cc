@@ -21,6 +21,8 @@
 #include <numeric>
 #include <unistd.h>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 namespace

@@ -23,6 +23,8 @@
 #include <iostream>
 #include <sstream>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 namespace

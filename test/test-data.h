@@ -33,18 +33,18 @@ MakeIdx(const std::vector<uint32_t>& dims, const std::vector<uint8_t>& data)
 
 /// A generated dataset of 1x28x28 samples for building learners, with torch single-threaded as
 /// the module runs it.
-inline DatasetSplit
+inline dlsim::DatasetSplit
 SyntheticData(uint32_t trainSamples, uint32_t testSamples)
 {
-    UseSingleThreadedTorch();
-    SyntheticSpec spec;
+    dlsim::UseSingleThreadedTorch();
+    dlsim::SyntheticSpec spec;
     spec.trainSamples = trainSamples;
     spec.testSamples = testSamples;
-    return MakeSyntheticDataset(spec);
+    return dlsim::MakeSyntheticDataset(spec);
 }
 
 /// A tiny one: 20 training and 5 test samples.
-inline DatasetSplit
+inline dlsim::DatasetSplit
 TinySyntheticData()
 {
     return SyntheticData(20, 5);

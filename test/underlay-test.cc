@@ -27,6 +27,8 @@
 #include <random>
 #include <set>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 namespace

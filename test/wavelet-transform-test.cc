@@ -2,7 +2,7 @@
 /*
  * dlsim: an ns-3 module for decentralized learning (learning core, no ns-3 dependencies).
  *
- * Tests of ns3::WaveletTransform against PyWavelets reference vectors
+ * Tests of dlsim::WaveletTransform against PyWavelets reference vectors
  * (test/data/wavelet/pywt-vectors.txt, written by make-wavelet-vectors.py;
  * see that script for the file format and how the references were computed).
  */
@@ -23,6 +23,8 @@
 #include <string>
 #include <type_traits>
 #include <vector>
+
+using namespace dlsim; // the learning core (model/core)
 
 #ifndef DLSIM_TEST_DATA_DIR
 #    error "DLSIM_TEST_DATA_DIR must be defined (string path to <repo>/test/data)"

@@ -16,6 +16,8 @@
 #include <gtest/gtest.h>
 #include <map>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 namespace

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 namespace

@@ -12,7 +12,7 @@
 
 #include <stdexcept>
 
-namespace ns3
+namespace dlsim
 {
 
 /**
@@ -106,4 +106,4 @@ AlgorithmFigureLabel(const std::map<std::string, std::string>& config)
     return registration && registration->label ? registration->label(config) : name;
 }
 
-} // namespace ns3
+} // namespace dlsim

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /**
@@ -31,12 +31,19 @@ namespace ns3
 class AlgorithmParameters : public RegisteredParameters
 {
   public:
+    /**
+     * \param algorithm the algorithm's name
+     * \param values every key's value, already checked
+     * \param trainingRounds training rounds of the run
+     */
     AlgorithmParameters(std::string algorithm,
                         std::map<std::string, std::string> values,
                         uint32_t trainingRounds);
 
+    /// \return the algorithm's name
     const std::string& GetAlgorithm() const;
-    /// Training rounds of the run (algorithms that do something after them, like SCSP).
+    /// \return training rounds of the run (for algorithms that do something after them, like
+    /// SCSP)
     uint32_t GetTrainingRounds() const;
 
   private:
@@ -49,8 +56,8 @@ using Adjacency = std::vector<std::vector<uint32_t>>;
 /// Everything dlsim knows about one algorithm.
 struct AlgorithmRegistration
 {
-    static constexpr const char* kKind = "algorithm";
-    /// dlsim's own algorithms (see Registry).
+    static constexpr const char* kKind = "algorithm"; ///< the registry's kind, for messages
+    /// \return dlsim's own algorithms (see Registry)
     static std::vector<AlgorithmRegistration> Builtins();
 
     /// The value of the `algorithm` key.
@@ -93,37 +100,56 @@ struct AlgorithmRegistration
 class AlgorithmRegistry : public Registry<AlgorithmRegistration>
 {
   public:
-    /// The checked parameters of algorithm `name` (see Registry::Parameters) for a run of
-    /// `trainingRounds` training rounds.
+    /**
+     * \brief The checked parameters of an algorithm (see Registry::Parameters).
+     * \param name the algorithm's name
+     * \param values values of some of its keys, by key name
+     * \param trainingRounds training rounds of the run
+     * \return every key's checked value
+     */
     static AlgorithmParameters Parameters(const std::string& name,
                                           const std::map<std::string, std::string>& values,
                                           uint32_t trainingRounds);
 };
 
-/// The parameters a SharingConfig describes: the typed fields, then `parameters`.
+/**
+ * \param config an algorithm and its values (typed fields, then `parameters`)
+ * \return the checked parameters it describes
+ */
 AlgorithmParameters ParametersOf(const SharingConfig& config);
 
-/// An instance of the algorithm the parameters belong to.
+/**
+ * \param parameters an algorithm's checked parameters
+ * \return an instance of that algorithm (one per node)
+ */
 std::unique_ptr<SharingAlgorithm> CreateSharingAlgorithm(const AlgorithmParameters& parameters);
 
 /**
  * Resolve the config's "auto" values on the overlay (see AlgorithmRegistration::resolve): the
- * resolved values go into config.parameters; returns them as the run's provenance shows them.
+ * resolved values go into config.parameters.
+ * \param config the algorithm and its values; "auto" values are replaced
+ * \param overlay every node's out-neighbours (the union of the overlay's phases)
+ * \param seed the run's seed, for tuning that draws at random
+ * \param log where tuning reports what it tried
+ * \return the resolved values as the run's provenance shows them
  */
 std::map<std::string, std::string> ResolveOnOverlay(SharingConfig& config,
                                                     const Adjacency& overlay,
                                                     uint64_t seed,
                                                     std::ostream& log);
 
-/// The legend of a run, from its configuration (every scenario key, "algorithm" included).
+/**
+ * \param config a run's configuration (every scenario key, "algorithm" included)
+ * \return the run's legend in figures
+ */
 std::string AlgorithmFigureLabel(const std::map<std::string, std::string>& config);
 
 /// Registers an algorithm when constructed: a static instance in the algorithm's source file.
 using AlgorithmRegistrar = Registrar<AlgorithmRegistration>;
 
-} // namespace ns3
+} // namespace dlsim
 
 /// Register the algorithm `function()` describes (see DLSIM_REGISTER in registry.h).
-#define DLSIM_REGISTER_ALGORITHM(function) DLSIM_REGISTER(AlgorithmRegistration, function)
+#define DLSIM_REGISTER_ALGORITHM(function) DLSIM_REGISTER(dlsim::AlgorithmRegistration, function)
 
 #endif // DLSIM_ALGORITHM_REGISTRY_H

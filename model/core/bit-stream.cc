@@ -9,7 +9,7 @@
 
 #include <cassert>
 
-namespace ns3
+namespace dlsim
 {
 
 namespace
@@ -237,4 +237,4 @@ BitReader::BitsRemaining() const
     return static_cast<uint64_t>(m_size) * 8 - m_consumed;
 }
 
-} // namespace ns3
+} // namespace dlsim

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /**
@@ -150,6 +150,6 @@ class BitReader
     uint64_t m_consumed;   //!< bits consumed so far
 };
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif /* DLSIM_BIT_STREAM_H */

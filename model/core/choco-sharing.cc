@@ -15,7 +15,7 @@
 #include <iomanip>
 #include <sstream>
 
-namespace ns3
+namespace dlsim
 {
 
 ChocoSharing::ChocoSharing(const std::string& compression, double alpha, double gamma)
@@ -200,4 +200,4 @@ ChocoRegistration()
     return r;
 }
 
-} // namespace ns3
+} // namespace dlsim

@@ -12,7 +12,7 @@
 #include <map>
 #include <random>
 
-namespace ns3
+namespace dlsim
 {
 
 struct AlgorithmRegistration;
@@ -31,7 +31,11 @@ struct AlgorithmRegistration;
 class ChocoSharing : public SharingAlgorithm
 {
   public:
-    /// compression: "topk" or "randomk"; alpha: fraction kept; gamma: consensus step size.
+    /**
+     * \param compression "topk" or "randomk"
+     * \param alpha the fraction kept
+     * \param gamma the consensus step size
+     */
     ChocoSharing(const std::string& compression, double alpha, double gamma);
 
     void Initialize(const std::vector<float>& initialModel, const SharingContext& context) override;
@@ -55,9 +59,9 @@ class ChocoSharing : public SharingAlgorithm
     std::map<uint32_t, double> m_weights; ///< w_ij of every neighbour heard from
 };
 
-/// The registration (algorithm-registry.h).
+/// \return the registration of CHOCO-SGD (algorithm-registry.h)
 AlgorithmRegistration ChocoRegistration();
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_CHOCO_SHARING_H

@@ -20,7 +20,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace ns3
+namespace dlsim
 {
 namespace
 {
@@ -588,4 +588,4 @@ TuneChocoGamma(const ChocoTuningSpec& spec)
     return result;
 }
 
-} // namespace ns3
+} // namespace dlsim

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /// What to tune for: the graph, the compression, and the size of the simulated gossip.
@@ -61,6 +61,7 @@ struct ChocoTuningResult
  * Default gamma grid: 16 values 10^(-3 + 0.2 m), m = 0..15, i.e. 0.001 to 1 with a factor
  * 10^0.2 (about 1.585) between neighbours. (The reference code uses 20 values over the same
  * range; 16 gives round decades at every fifth value at 4/5 of the cost.)
+ * \return the grid, ascending
  */
 std::vector<double> DefaultChocoGammaGrid();
 
@@ -72,6 +73,8 @@ std::vector<double> DefaultChocoGammaGrid();
  * rounding noise), and among those the gamma that got there in the fewest iterations wins.
  * Remaining ties go to the larger gamma.
  *
+ * \param spec the graph, compression, size and grid
+ * \return the chosen gamma and every point tried
  * \throws std::invalid_argument on a bad spec, naming the field (neighbours, compression,
  *         alpha, dimension, iterations, grid).
  * \throws std::runtime_error if every gamma of the grid diverged.
@@ -87,16 +90,22 @@ ChocoTuningResult TuneChocoGamma(const ChocoTuningSpec& spec);
  * xbar being the initial average, after each iteration: size iterations + 1, [0] = start.
  * Once the error is no longer finite the run stops and the last value is repeated.
  *
+ * \param spec the graph, compression and size
+ * \param gamma the consensus step size
  * \param finalX if not null, receives the final x_i (one vector per node).
+ * \return the consensus error after each iteration
  * \throws std::invalid_argument on a bad spec or a gamma that is negative or not finite.
  */
 std::vector<double> RunChocoGossip(const ChocoTuningSpec& spec,
                                    double gamma,
                                    std::vector<std::vector<double>>* finalX = nullptr);
 
-/// The start vectors every run uses (exposed for tests): start[i] is node i's vector.
+/**
+ * \param spec the graph, size and seed
+ * \return the start vectors every run uses (exposed for tests): start[i] is node i's vector
+ */
 std::vector<std::vector<double>> ChocoStartVectors(const ChocoTuningSpec& spec);
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_CHOCO_TUNING_H

@@ -12,7 +12,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace ns3
+namespace dlsim
 {
 
 namespace
@@ -229,4 +229,4 @@ ParseNumber(const std::string& where, const std::string& text, double min, doubl
     return value;
 }
 
-} // namespace ns3
+} // namespace dlsim

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /// A user-given value that cannot be used; the message names the key it came from.
@@ -28,8 +28,8 @@ class ConfigValueError : public std::invalid_argument
 /// One data row: its fields (trimmed) and where it stands, e.g. "access.file hosts.csv:3".
 struct CsvRow
 {
-    std::vector<std::string> fields;
-    std::string where;
+    std::vector<std::string> fields; ///< trimmed
+    std::string where;               ///< key, file and line, for messages
 };
 
 /**
@@ -37,6 +37,11 @@ struct CsvRow
  * a first row whose first field is `headerFirstField` is the header. Throws ConfigValueError
  * naming the key and file when the file cannot be read or a row has not `columns` fields
  * (0: any number).
+ * \param key the scenario key naming the file, for messages
+ * \param path the file
+ * \param headerFirstField the first field of a header row
+ * \param columns fields per row (0: any number)
+ * \return the data rows
  */
 std::vector<CsvRow> ReadCsvRows(const std::string& key,
                                 const std::string& path,
@@ -54,6 +59,10 @@ enum class LineRead
 /**
  * Read the next line of `in` into `line`, at most `maxLength` characters, so that a file without
  * line breaks cannot fill memory. The shared reader of every line-based format.
+ * \param in the input
+ * \param[out] line the line read
+ * \param maxLength the longest line accepted
+ * \return what was found
  */
 LineRead ReadBoundedLine(std::istream& in, std::string& line, size_t maxLength);
 
@@ -61,6 +70,12 @@ LineRead ReadBoundedLine(std::istream& in, std::string& line, size_t maxLength);
  * A file with one row per learner 0..n-1, the learner's index in its first column (headed
  * `label`, "node" or "host"), `columns` fields a row: `row` gets each learner's row once. Errors
  * name the key, file and line (learner out of range, listed twice, missing).
+ * \param key the scenario key naming the file, for messages
+ * \param path the file
+ * \param label the first column's header
+ * \param columns fields per row
+ * \param learners the number of learners
+ * \param row called once per learner
  */
 void ForEachLearnerRow(const std::string& key,
                        const std::string& path,
@@ -73,18 +88,36 @@ void ForEachLearnerRow(const std::string& key,
  * A file "node,TARGET" giving each of learners 0..n-1 exactly one target (a region, a router):
  * `target` turns a row's second field into its index, throwing for an unknown one. Errors
  * name the key, file and line (node out of range, listed twice, missing).
+ * \param key the scenario key naming the file, for messages
+ * \param path the file
+ * \param learners the number of learners
+ * \param target a row's target index
+ * \return each learner's target
  */
 std::vector<uint32_t> ReadNodeAssignment(const std::string& key,
                                          const std::string& path,
                                          uint32_t learners,
                                          const std::function<uint32_t(const CsvRow&)>& target);
 
-/// A whole number in [0, max]; throws ConfigValueError naming `where` otherwise.
+/**
+ * \param where names the value in messages
+ * \param text the value
+ * \param max the largest allowed
+ * \return a whole number in [0, max]
+ * \throws ConfigValueError naming `where` otherwise
+ */
 uint64_t ParseIndex(const std::string& where, const std::string& text, uint64_t max);
 
-/// A finite number in [min, max]; throws ConfigValueError naming `where` otherwise.
+/**
+ * \param where names the value in messages
+ * \param text the value
+ * \param min the smallest allowed
+ * \param max the largest allowed
+ * \return a finite number in [min, max]
+ * \throws ConfigValueError naming `where` otherwise
+ */
 double ParseNumber(const std::string& where, const std::string& text, double min, double max);
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_CSV_ROWS_H

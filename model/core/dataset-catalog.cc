@@ -8,7 +8,7 @@
 
 #include <sstream>
 
-namespace ns3
+namespace dlsim
 {
 
 namespace
@@ -264,4 +264,4 @@ LoadDataset(const DatasetChoice& choice)
         ParametersOf(choice, registration), choice.normalization, choice.synthetic.seed);
 }
 
-} // namespace ns3
+} // namespace dlsim

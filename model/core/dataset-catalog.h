@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /// Which dataset to load and its parameters.
@@ -42,12 +42,12 @@ struct DatasetChoice
  */
 struct DatasetRegistration
 {
-    static constexpr const char* kKind = "dataset";
-    /// dlsim's own datasets: fashion-mnist, cifar10, synthetic (see Registry).
+    static constexpr const char* kKind = "dataset"; ///< the registry's kind, for messages
+    /// \return dlsim's own datasets: fashion-mnist, cifar10, synthetic (see Registry)
     static std::vector<DatasetRegistration> Builtins();
 
-    std::string name;
-    std::vector<AlgorithmKey> keys;
+    std::string name;               ///< the value of the `dataset` key
+    std::vector<AlgorithmKey> keys; ///< its keys, in the order scenarios and `--help` list them
     /// What it is, for `--help` and the `dataset` key's help.
     std::string help;
     /// Image channels (for the normalisation keys' per-channel values before loading).
@@ -65,36 +65,48 @@ struct DatasetRegistration
         fromChoice;
 };
 
+/// Every known dataset: dlsim's own, then any a program registers (DLSIM_REGISTER_DATASET).
 using DatasetRegistry = Registry<DatasetRegistration>;
 
-/// The keys every dataset takes: dataset.normalize, dataset.mean, dataset.std.
+/// \return the keys every dataset takes: dataset.normalize, dataset.mean, dataset.std
 std::vector<AlgorithmKey> NormalizationKeys();
 
 /**
- * The normalisation the keys of NormalizationKeys() describe for a dataset of `channels`
- * channels. Throws ConfigValueError naming the key when fixed values do not fit the channels.
+ * \param parameters the values of the keys of NormalizationKeys()
+ * \param channels the dataset's image channels
+ * \return the normalisation they describe
+ * \throws ConfigValueError naming the key when fixed values do not fit the channels
  */
 Normalization NormalizationOf(const RegisteredParameters& parameters, uint32_t channels);
 
-/// The names accepted by the `dataset` key (the registered datasets).
+/// \return the names accepted by the `dataset` key (the registered datasets)
 std::vector<std::string> KnownDatasets();
 
-/// The number of image channels of a registered dataset: 3 for cifar10, 1 for the others.
+/**
+ * \param name a registered dataset
+ * \return its number of image channels: 3 for cifar10, 1 for the others
+ */
 uint32_t DatasetChannels(const std::string& name);
 
 /**
  * Throws DatasetError naming the first file the chosen dataset needs that is missing from its
  * folder, and how to get it. Only checks that the files exist, so it is cheap; synthetic data
  * needs none.
+ * \param choice the dataset and its folder
+ * \throws DatasetError for a missing file
  */
 void CheckDatasetFiles(const DatasetChoice& choice);
 
-/// Load the chosen dataset; throws DatasetError for an unknown name or unreadable files.
+/**
+ * \param choice the dataset and its parameters
+ * \return its training and test sets
+ * \throws DatasetError for an unknown name or unreadable files
+ */
 DatasetSplit LoadDataset(const DatasetChoice& choice);
 
-} // namespace ns3
+} // namespace dlsim
 
 /// Register the dataset `function()` describes (see DLSIM_REGISTER in registry.h).
-#define DLSIM_REGISTER_DATASET(function) DLSIM_REGISTER(DatasetRegistration, function)
+#define DLSIM_REGISTER_DATASET(function) DLSIM_REGISTER(dlsim::DatasetRegistration, function)
 
 #endif // DLSIM_DATASET_CATALOG_H

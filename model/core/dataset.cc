@@ -7,7 +7,7 @@
 #include <cmath>
 #include <sstream>
 
-namespace ns3
+namespace dlsim
 {
 
 std::vector<uint32_t>
@@ -164,4 +164,4 @@ ApplyNormalization(Dataset& train,
     }
 }
 
-} // namespace ns3
+} // namespace dlsim

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /**
@@ -33,27 +33,33 @@ class DatasetError : public std::runtime_error
  */
 struct Dataset
 {
-    std::string name;
-    uint32_t channels = 1;
-    uint32_t height = 1;
-    uint32_t width = 1;
-    uint32_t numClasses = 0;
-    std::vector<float> images;
-    std::vector<int64_t> labels;
+    std::string name;            ///< for messages ("fashion-mnist train")
+    uint32_t channels = 1;       ///< C
+    uint32_t height = 1;         ///< H
+    uint32_t width = 1;          ///< W
+    uint32_t numClasses = 0;     ///< labels are in [0, numClasses)
+    std::vector<float> images;   ///< Size() * SampleSize() values
+    std::vector<int64_t> labels; ///< one per sample
     /// The normalisation the loader applied, per channel (empty: none): value = (x - mean) / std.
     std::vector<float> inputMean;
-    std::vector<float> inputStd;
+    std::vector<float> inputStd; ///< as inputMean
 
+    /// \return the number of samples
     size_t Size() const
     {
         return labels.size();
     }
 
+    /// \return the floats per sample (C * H * W)
     size_t SampleSize() const
     {
         return static_cast<size_t>(channels) * height * width;
     }
 
+    /**
+     * \param i a sample's index, below Size()
+     * \return its first value (SampleSize() values follow)
+     */
     const float* Sample(size_t i) const
     {
         return images.data() + i * SampleSize();
@@ -63,11 +69,15 @@ struct Dataset
 /// The train and test split of one dataset.
 struct DatasetSplit
 {
-    std::shared_ptr<const Dataset> train;
-    std::shared_ptr<const Dataset> test;
+    std::shared_ptr<const Dataset> train; ///< partitioned among the learners
+    std::shared_ptr<const Dataset> test;  ///< for evaluation
 };
 
-/// Count of samples per class among the given sample indices.
+/**
+ * \param data a dataset
+ * \param indices sample indices into it
+ * \return the count of those samples per class (numClasses entries)
+ */
 std::vector<uint32_t> ClassHistogram(const Dataset& data, const std::vector<uint32_t>& indices);
 
 /**
@@ -77,6 +87,7 @@ std::vector<uint32_t> ClassHistogram(const Dataset& data, const std::vector<uint
  */
 struct Normalization
 {
+    /// Where the mean and standard deviation come from.
     enum class Mode
     {
         Dataset, ///< the training set's own statistics (the default; see each loader)
@@ -84,7 +95,7 @@ struct Normalization
         None,    ///< pixels stay in [0, 1]
     };
 
-    Mode mode = Mode::Dataset;
+    Mode mode = Mode::Dataset; ///< where the values come from
     std::vector<float> mean;   ///< Fixed: one value for every channel, or one per channel
     std::vector<float> stddev; ///< Fixed: as `mean`; every value above 0
 };
@@ -94,6 +105,9 @@ struct Normalization
  * float32, and the values used are recorded in inputMean and inputStd. Each list holds one value
  * (for every channel) or one per channel. Throws DatasetError naming dataset.mean or dataset.std
  * when a list has another length, a mean is not finite or a standard deviation is not above 0.
+ * \param data the dataset, changed in place
+ * \param mean the means
+ * \param stddev the standard deviations
  */
 void NormalizeChannels(Dataset& data,
                        const std::vector<float>& mean,
@@ -102,6 +116,9 @@ void NormalizeChannels(Dataset& data,
 /**
  * Per-channel mean and standard deviation of all of `data`'s values (over every sample and
  * pixel, dividing by their count, as numpy's mean() and std() do), computed in double precision.
+ * \param data a dataset
+ * \param[out] mean one value per channel
+ * \param[out] stddev one value per channel
  */
 void ChannelStatistics(const Dataset& data, std::vector<float>& mean, std::vector<float>& stddev);
 
@@ -109,6 +126,11 @@ void ChannelStatistics(const Dataset& data, std::vector<float>& mean, std::vecto
  * Apply `how` to a train and test split: Dataset mode uses `datasetMean` and `datasetStd` (the
  * loader's statistics of the training set; empty: leave the values as they are), Fixed mode the
  * values in `how`, None nothing.
+ * \param train the training set, changed in place
+ * \param test the test set, changed in place (with the training set's values)
+ * \param how the mode and, for Fixed, the values
+ * \param datasetMean the training set's per-channel means
+ * \param datasetStd the training set's per-channel standard deviations
  */
 void ApplyNormalization(Dataset& train,
                         Dataset& test,
@@ -116,6 +138,6 @@ void ApplyNormalization(Dataset& train,
                         const std::vector<float>& datasetMean,
                         const std::vector<float>& datasetStd);
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_DATASET_H

@@ -7,7 +7,7 @@
 #include "algorithm-registry.h"
 #include "mixing-weights.h"
 
-namespace ns3
+namespace dlsim
 {
 
 void
@@ -77,4 +77,4 @@ DpsgdRegistration()
     return r;
 }
 
-} // namespace ns3
+} // namespace dlsim

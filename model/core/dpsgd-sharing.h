@@ -9,7 +9,7 @@
 
 #include "sharing-algorithm.h"
 
-namespace ns3
+namespace dlsim
 {
 
 struct AlgorithmRegistration;
@@ -32,9 +32,9 @@ class DpsgdSharing : public SharingAlgorithm
     size_t m_length = 0;
 };
 
-/// The registration (algorithm-registry.h).
+/// \return the registration of D-PSGD (algorithm-registry.h)
 AlgorithmRegistration DpsgdRegistration();
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_DPSGD_SHARING_H

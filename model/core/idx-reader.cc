@@ -12,7 +12,7 @@
 #include <system_error>
 #include <zlib.h>
 
-namespace ns3
+namespace dlsim
 {
 
 namespace
@@ -509,4 +509,4 @@ LoadCifar10(const std::string& directory, const Normalization& how)
     return split;
 }
 
-} // namespace ns3
+} // namespace dlsim

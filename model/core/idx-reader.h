@@ -15,14 +15,14 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /// The contents of one IDX file of unsigned bytes.
 struct IdxArray
 {
-    std::vector<uint32_t> dims;
-    std::vector<uint8_t> data;
+    std::vector<uint32_t> dims; ///< the dimensions, outermost first
+    std::vector<uint8_t> data;  ///< the values, row-major
 };
 
 /**
@@ -30,6 +30,8 @@ struct IdxArray
  * Throws DatasetError naming the file when it is missing, not IDX, corrupt, shorter or longer
  * than its header announces, or when the header announces more than 4 GiB of data. Memory grows
  * with the data actually read, never with what the header claims.
+ * \param path the file
+ * \return its dimensions and bytes
  */
 IdxArray ReadIdxFile(const std::string& path);
 
@@ -40,6 +42,8 @@ constexpr const char* kDefaultFashionMnistDir = "/usr/share/datasets/fashion-mni
  * Load Fashion-MNIST (or MNIST: same file names) from a directory holding
  * {train,t10k}-{images-idx3,labels-idx1}-ubyte[.gz]. Pixels are scaled to [0, 1] and normalised
  * with the training set's mean and standard deviation.
+ * \param directory the folder
+ * \return the training and test sets
  */
 DatasetSplit LoadFashionMnist(const std::string& directory);
 
@@ -47,17 +51,23 @@ DatasetSplit LoadFashionMnist(const std::string& directory);
  * The same, normalised as `how` says. Normalization::Mode::Dataset uses Fashion-MNIST's
  * training-set statistics, mean 0.2860 and standard deviation 0.3530 (fixed values, so MNIST read
  * this way gets them too: give it Mode::Fixed with its own).
+ * \param directory the folder
+ * \param how the normalisation
+ * \return the training and test sets
  */
 DatasetSplit LoadFashionMnist(const std::string& directory, const Normalization& how);
 
-/// Throws DatasetError naming the first of the four IDX files missing from `directory` (plain
-/// or .gz) and how to get them; only checks that they exist.
+/**
+ * \brief Throws DatasetError naming the first of the four IDX files missing from `directory`
+ * (plain or .gz) and how to get them; only checks that they exist.
+ * \param directory the folder
+ */
 void CheckFashionMnistFiles(const std::string& directory);
 
 /// Bytes of one CIFAR-10 record: a label byte, then 3 x 32 x 32 pixel bytes.
 constexpr size_t kCifar10RecordBytes = 1 + 3 * 32 * 32;
 
-/// The files of CIFAR-10's binary version: the five training batches, in order.
+/// \return the files of CIFAR-10's binary version: the five training batches, in order
 std::vector<std::string> Cifar10TrainFiles();
 
 /// The file of CIFAR-10's binary version that holds the test set.
@@ -66,11 +76,16 @@ constexpr const char* kCifar10TestFile = "test_batch.bin";
 /**
  * The folder holding CIFAR-10's files: `directory` itself, or its subfolder cifar-10-batches-bin
  * (the folder the archive unpacks to) when only that one holds them.
+ * \param directory the folder a scenario names
+ * \return the folder holding the files
  */
 std::string FindCifar10Directory(const std::string& directory);
 
-/// Throws DatasetError naming the first of the six files missing from FindCifar10Directory
-/// (directory) and how to get them; only checks that they exist.
+/**
+ * \brief Throws DatasetError naming the first of the six files missing from
+ * FindCifar10Directory(directory) and how to get them; only checks that they exist.
+ * \param directory the folder a scenario names
+ */
 void CheckCifar10Files(const std::string& directory);
 
 /**
@@ -79,6 +94,9 @@ void CheckCifar10Files(const std::string& directory);
  * blue), exactly as the records store them, scaled to [0, 1]; not normalised. Throws DatasetError
  * naming the file when it is missing or not a regular file, its size is not a positive multiple
  * of 3073 bytes (or above 1 GiB), or a record's label is above 9 (naming the record).
+ * \param paths the batch files
+ * \param name the dataset's name
+ * \return their records
  */
 std::shared_ptr<Dataset> ReadCifar10Files(const std::vector<std::string>& paths,
                                           const std::string& name);
@@ -89,9 +107,12 @@ std::shared_ptr<Dataset> ReadCifar10Files(const std::vector<std::string>& paths,
  * i mod 10000 of batch i / 10000 + 1 with the real files), the test set test_batch.bin.
  * Normalization::Mode::Dataset uses the per-channel mean and standard deviation of the training
  * set as read (ChannelStatistics).
+ * \param directory the folder
+ * \param how the normalisation
+ * \return the training and test sets
  */
 DatasetSplit LoadCifar10(const std::string& directory, const Normalization& how = Normalization());
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_IDX_READER_H

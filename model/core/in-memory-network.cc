@@ -12,7 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace ns3
+namespace dlsim
 {
 
 InMemoryNetwork::InMemoryNetwork(const SharingConfig& sharing,
@@ -267,4 +267,4 @@ InMemoryNetwork::GetAlgorithm(uint32_t node)
     return *m_algorithms.at(node);
 }
 
-} // namespace ns3
+} // namespace dlsim

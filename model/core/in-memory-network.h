@@ -16,15 +16,15 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /// One message the in-memory network delivered.
 struct InMemoryMessage
 {
-    uint32_t round = 0;
-    uint32_t sender = 0;
-    uint32_t receiver = 0;
+    uint32_t round = 0;           ///< the round it was sent in
+    uint32_t sender = 0;          ///< the sending node
+    uint32_t receiver = 0;        ///< the receiving node
     std::vector<uint8_t> payload; ///< the encoded payload, as Encode produced it
     size_t valueBytes = 0;        ///< how many of its bytes are float32 values
     size_t messageBytes = 0;      ///< with the message header, as the learners send it over TCP
@@ -53,6 +53,10 @@ class InMemoryNetwork
      * values are resolved on the graph, as a run resolves them on its overlay, and every node's
      * instance is created. Throws std::invalid_argument for a graph that does not fit the models
      * or the algorithm (an undirected algorithm needs every edge listed both ways).
+     * \param sharing the algorithm and its parameters
+     * \param graph every node's out-neighbours
+     * \param initialModels one model per node
+     * \param seed the run's seed (SharingContext::seed, tuning)
      */
     InMemoryNetwork(const SharingConfig& sharing,
                     const Adjacency& graph,
@@ -63,28 +67,44 @@ class InMemoryNetwork
      * A time-varying overlay instead of one graph: the phases in turn, `period` rounds each
      * (round r uses phase ((r - 1) / period) mod phases, as in a simulation). Call it before the
      * first round: "auto" values are resolved on the union of the phases.
+     * \param phases every phase's out-neighbours
+     * \param period rounds per phase
      */
     void SetSchedule(const std::vector<Adjacency>& phases, uint32_t period);
 
+    /// \param step local training, run before every round the algorithm trains in (default:
+    /// none, so the models only mix)
     void SetTrainingStep(TrainingStep step);
 
-    /// Run `rounds` more rounds. Throws what the algorithm throws (e.g. PayloadError).
+    /**
+     * \brief Run more rounds.
+     * \param rounds how many
+     * \throws what the algorithm throws (e.g. PayloadError)
+     */
     void Run(uint32_t rounds);
 
-    /// Rounds run so far.
+    /// \return rounds run so far
     uint32_t GetRound() const;
-    /// Every node's current model: after a round, what its Aggregate returned.
+    /// \return every node's current model: after a round, what its Aggregate returned
     const std::vector<std::vector<float>>& GetModels() const;
-    /// The mean of the current models.
+    /// \return the mean of the current models
     std::vector<double> GetAverage() const;
-    /// Every message so far, in the order sent.
+    /// \return every message so far, in the order sent
     const std::vector<InMemoryMessage>& GetMessages() const;
-    /// The messages of one round.
+    /**
+     * \param round a round (from 1)
+     * \return the messages of that round
+     */
     std::vector<InMemoryMessage> GetMessages(uint32_t round) const;
-    /// The values resolved on the graph (e.g. choco.gamma = auto), as a run's provenance shows
-    /// them, and what resolving them printed.
+    /// \return the values resolved on the graph (e.g. choco.gamma = auto), as a run's
+    /// provenance shows them
     const std::map<std::string, std::string>& GetResolved() const;
+    /// \return what resolving the "auto" values printed
     const std::string& GetLog() const;
+    /**
+     * \param node a node's index
+     * \return its algorithm instance (the instances are created on first use)
+     */
     SharingAlgorithm& GetAlgorithm(uint32_t node);
 
   private:
@@ -106,6 +126,6 @@ class InMemoryNetwork
     uint32_t m_round = 0;
 };
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_IN_MEMORY_NETWORK_H

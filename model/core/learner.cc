@@ -15,7 +15,7 @@
 #include <torch/optim/sgd.h>
 #include <torch/torch.h>
 
-namespace ns3
+namespace dlsim
 {
 
 struct Learner::Impl
@@ -442,4 +442,4 @@ WriteParameterFile(const std::string& path, const std::vector<float>& parameters
     }
 }
 
-} // namespace ns3
+} // namespace dlsim

@@ -26,20 +26,20 @@ class Sequential;
 } // namespace nn
 } // namespace torch
 
-namespace ns3
+namespace dlsim
 {
 
 /// How a learner trains.
 struct TrainingConfig
 {
-    std::string model = "gn-lenet";
+    std::string model = "gn-lenet"; ///< one of KnownModels()
     /// Values of the model's keys (see ModelRegistration); the others keep their defaults.
     std::map<std::string, std::string> modelParameters;
-    double lr = 0.01;
-    double momentum = 0.0;
-    double weightDecay = 0.0;
-    uint32_t batchSize = 8;
-    uint32_t localSteps = 3;
+    double lr = 0.01;         ///< SGD's learning rate
+    double momentum = 0.0;    ///< SGD's momentum
+    double weightDecay = 0.0; ///< SGD's weight decay (L2)
+    uint32_t batchSize = 8;   ///< samples per mini-batch
+    uint32_t localSteps = 3;  ///< SGD steps per round (Train)
     /// Initial parameters of every learner (flat, in registration order), or null: drawn by the
     /// model's initialisation from the learner's init seed.
     std::shared_ptr<const std::vector<float>> initialParameters;
@@ -50,9 +50,9 @@ struct TrainingConfig
 /// Test accuracy (fraction in [0, 1]) and mean cross-entropy loss.
 struct EvalResult
 {
-    double accuracy = 0.0;
-    double loss = 0.0;
-    uint32_t samples = 0;
+    double accuracy = 0.0; ///< fraction of the samples classified right
+    double loss = 0.0;     ///< mean cross-entropy loss
+    uint32_t samples = 0;  ///< samples evaluated
 };
 
 /**
@@ -67,8 +67,12 @@ class ModelSnapshot
     ModelSnapshot(const ModelSnapshot&) = delete;
     ModelSnapshot& operator=(const ModelSnapshot&) = delete;
 
-    /// Evaluate on the first `maxSamples` samples of `test` (0: all of them); several threads
-    /// may evaluate one snapshot at once.
+    /**
+     * \brief Evaluate; several threads may evaluate one snapshot at once.
+     * \param test the test set
+     * \param maxSamples evaluate its first `maxSamples` samples (0: all of them)
+     * \return accuracy and loss
+     */
     EvalResult Evaluate(const Dataset& test, size_t maxSamples) const;
 
   private:
@@ -88,6 +92,9 @@ class Learner
 {
   public:
     /**
+     * \param config model, optimiser and batches
+     * \param train the training set (shared by all learners)
+     * \param partition indices of the samples of `train` this learner trains on
      * \param initSeed seeds torch's generator right before the model is built: learners given
      *        the same seed start from the same model.
      * \param sampleSeed seeds this learner's mini-batch sampling.
@@ -101,15 +108,27 @@ class Learner
     Learner(const Learner&) = delete;
     Learner& operator=(const Learner&) = delete;
 
-    /// Run `localSteps` SGD steps; returns the mean training loss over them.
+    /**
+     * \brief Run `localSteps` SGD steps.
+     * \return the mean training loss over them
+     */
     double Train();
 
+    /// \return the model's number of parameters
     size_t NumParameters() const;
+    /// \return the parameters, flat, in registration order
     std::vector<float> GetParameters() const;
-    /// Overwrite the parameters in place (the optimiser's momentum buffers persist).
+    /**
+     * \brief Overwrite the parameters in place (the optimiser's momentum buffers persist).
+     * \param flat NumParameters() values, as GetParameters gives them
+     */
     void SetParameters(const std::vector<float>& flat);
 
-    /// Evaluate on the first `maxSamples` samples of `test` (0: all of them).
+    /**
+     * \param test the test set
+     * \param maxSamples evaluate its first `maxSamples` samples (0: all of them)
+     * \return accuracy and loss
+     */
     EvalResult Evaluate(const Dataset& test, size_t maxSamples) const;
     /**
      * A copy of the model to evaluate elsewhere: with the learner's parameters, or with
@@ -117,13 +136,18 @@ class Learner
      * Null if the model cannot be copied (a registered model with buffers, such as batch
      * normalisation's running statistics, or with a module that is not torch::nn::Cloneable):
      * then only Evaluate can evaluate it. Leaves torch's global generator as it was.
+     * \param parameters the snapshot's parameters, or null: the learner's
+     * \return the snapshot, or null
      */
-    std::shared_ptr<const ModelSnapshot> Snapshot(
-        const std::vector<float>* parameters = nullptr) const;
+    std::shared_ptr<const ModelSnapshot> Snapshot(const std::vector<float>* parameters
+                                                  = nullptr) const;
 
-    /// Floating point operations of one training sample: forward plus backward (2x forward).
+    /// \return floating point operations of one training sample: forward plus backward (2x
+    /// forward), which the compute-time model charges
     double TrainFlopsPerSample() const;
+    /// \return the number of samples this learner trains on
     size_t PartitionSize() const;
+    /// \return how it trains
     const TrainingConfig& Config() const;
 
   private:
@@ -134,10 +158,10 @@ class Learner
 /// The input and output shape a model is built for: channels x height x width, `classes`.
 struct ModelShape
 {
-    int64_t channels = 1;
-    int64_t height = 28;
-    int64_t width = 28;
-    int64_t classes = 10;
+    int64_t channels = 1; ///< input channels
+    int64_t height = 28;  ///< input height
+    int64_t width = 28;   ///< input width
+    int64_t classes = 10; ///< outputs
 };
 
 /**
@@ -148,12 +172,13 @@ struct ModelShape
  */
 struct ModelRegistration
 {
-    static constexpr const char* kKind = "model";
-    /// dlsim's own models: logistic, mlp, gn-lenet (see Registry; defined in nn-models.cc).
+    static constexpr const char* kKind = "model"; ///< the registry's kind, for messages
+    /// \return dlsim's own models: logistic, mlp, gn-lenet (see Registry; defined in
+    /// nn-models.cc)
     static std::vector<ModelRegistration> Builtins();
 
-    std::string name;
-    std::vector<AlgorithmKey> keys;
+    std::string name;               ///< the value of the `model` key
+    std::vector<AlgorithmKey> keys; ///< its keys, in the order scenarios and `--help` list them
     /// What it is, for `--help` and the `model` key's help.
     std::string help;
     /**
@@ -166,13 +191,23 @@ struct ModelRegistration
         create;
 };
 
+/// Every known model: dlsim's own, then any a program registers (DLSIM_REGISTER_MODEL).
 using ModelRegistry = Registry<ModelRegistration>;
 
-/// The names accepted by the `model` key (the registered models).
+/// \return the names accepted by the `model` key (the registered models)
 std::vector<std::string> KnownModels();
 
-/// The number of parameters of model `name` for channels x height x width inputs and `classes`
-/// outputs (see MakeModel in nn-models.h). Builds the model once, drawing from torch's generator.
+/**
+ * \brief The number of parameters of a model (see MakeModel in nn-models.h). Builds the model
+ * once, drawing from torch's generator.
+ * \param name a registered model
+ * \param channels input channels
+ * \param height input height
+ * \param width input width
+ * \param classes outputs
+ * \param parameters values of the model's keys (the others keep their defaults)
+ * \return its number of parameters
+ */
 size_t CountModelParameters(const std::string& name,
                             int64_t channels,
                             int64_t height,
@@ -186,11 +221,17 @@ size_t CountModelParameters(const std::string& name,
  * model.parameters() for the same layers). Throws DatasetError naming the file when it is
  * missing, not a regular file, empty, not a whole number of 4-byte values, larger than 4 GiB, or
  * holds a value that is not finite.
+ * \param path the file
+ * \return its values
  */
 std::vector<float> ReadParameterFile(const std::string& path);
 
-/// Write `parameters` (e.g. Learner::GetParameters()) as a parameter file that ReadParameterFile
-/// reads back; throws DatasetError naming the file and the reason when it cannot be written.
+/**
+ * \brief Write a parameter file that ReadParameterFile reads back.
+ * \param path the file
+ * \param parameters the values (e.g. Learner::GetParameters())
+ * \throws DatasetError naming the file and the reason when it cannot be written
+ */
 void WriteParameterFile(const std::string& path, const std::vector<float>& parameters);
 
 /**
@@ -199,9 +240,9 @@ void WriteParameterFile(const std::string& path, const std::vector<float>& param
  */
 void UseSingleThreadedTorch();
 
-} // namespace ns3
+} // namespace dlsim
 
 /// Register the model `function()` describes (see DLSIM_REGISTER in registry.h).
-#define DLSIM_REGISTER_MODEL(function) DLSIM_REGISTER(ModelRegistration, function)
+#define DLSIM_REGISTER_MODEL(function) DLSIM_REGISTER(dlsim::ModelRegistration, function)
 
 #endif // DLSIM_LEARNER_H

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <string>
 
-namespace ns3
+namespace dlsim
 {
 
 namespace
@@ -155,4 +155,4 @@ MessageReassembler::Pending() const
     return m_headerFill + m_payloadFill;
 }
 
-} // namespace ns3
+} // namespace dlsim

@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /// A stream that does not carry well-formed dlsim messages.
@@ -25,7 +25,7 @@ class FramingError : public std::runtime_error
 /// Kinds of message. Only model payloads exist so far; the field leaves room for control traffic.
 enum class MessageType : uint8_t
 {
-    ModelPayload = 1,
+    ModelPayload = 1, ///< an algorithm's encoded payload
 };
 
 /**
@@ -35,25 +35,29 @@ enum class MessageType : uint8_t
  */
 struct MessageHeader
 {
-    static constexpr uint32_t kMagic = 0x4D534C44; // the bytes 'D' 'L' 'S' 'M'
-    static constexpr uint8_t kVersion = 1;
-    static constexpr size_t kSize = 28;
+    static constexpr uint32_t kMagic = 0x4D534C44; ///< the bytes 'D' 'L' 'S' 'M'
+    static constexpr uint8_t kVersion = 1;         ///< the only version read
+    static constexpr size_t kSize = 28;            ///< bytes on the wire
 
-    MessageType type = MessageType::ModelPayload;
-    uint32_t sender = 0;
-    uint32_t round = 0;
-    uint32_t senderDegree = 0;
-    uint64_t payloadLength = 0;
+    MessageType type = MessageType::ModelPayload; ///< what the payload is
+    uint32_t sender = 0;                          ///< the sending learner's index
+    uint32_t round = 0;                           ///< the sender's round
+    uint32_t senderDegree = 0;  ///< the sender's out-degree in that round (push-sum weights)
+    uint64_t payloadLength = 0; ///< bytes of payload that follow
 };
 
 /// A complete message.
 struct Message
 {
-    MessageHeader header;
-    std::vector<uint8_t> payload;
+    MessageHeader header;         ///< who sent it, in which round
+    std::vector<uint8_t> payload; ///< header.payloadLength bytes
 };
 
-/// Header bytes followed by the payload bytes.
+/**
+ * \param header the header (its payloadLength is set from `payload`)
+ * \param payload the payload
+ * \return the header's bytes followed by the payload's, as sent
+ */
 std::vector<uint8_t> FrameMessage(MessageHeader header, const std::vector<uint8_t>& payload);
 
 /**
@@ -64,12 +68,24 @@ std::vector<uint8_t> FrameMessage(MessageHeader header, const std::vector<uint8_
 class MessageReassembler
 {
   public:
+    /// \param maxPayloadLength longer payloads are refused (a bound on memory per connection)
     explicit MessageReassembler(uint64_t maxPayloadLength);
 
+    /**
+     * \brief Take the next bytes of the stream.
+     * \param data the bytes
+     * \param size how many
+     * \throws FramingError for a bad header or a payload over the limit
+     */
     void Feed(const uint8_t* data, size_t size);
+    /// \return whether a complete message is waiting
     bool HasMessage() const;
+    /**
+     * \return the oldest complete message, removed
+     * \throws FramingError when there is none (see HasMessage())
+     */
     Message Pop();
-    /// Bytes of an incomplete message held so far.
+    /// \return bytes of an incomplete message held so far
     size_t Pending() const;
 
   private:
@@ -84,6 +100,6 @@ class MessageReassembler
     void ParseHeader();
 };
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_MESSAGE_FRAMING_H

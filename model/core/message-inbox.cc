@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace ns3
+namespace dlsim
 {
 
 MessageInbox::MessageInbox(PartialReceipt receipt, LateMessages late, MissingModels missing)
@@ -151,4 +151,4 @@ MessageInbox::UseCache(InboxTake& take, uint32_t round, const std::vector<uint32
     }
 }
 
-} // namespace ns3
+} // namespace dlsim

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /**
@@ -52,10 +52,10 @@ enum class LateMessages
 /// A received message, still encoded.
 struct InboxMessage
 {
-    uint32_t sender = 0;
-    uint32_t round = 0;        ///< the sender's round
-    uint32_t senderDegree = 0; ///< the sender's out-degree in that round
-    std::vector<uint8_t> payload;
+    uint32_t sender = 0;          ///< the sending learner
+    uint32_t round = 0;           ///< the sender's round
+    uint32_t senderDegree = 0;    ///< the sender's out-degree in that round
+    std::vector<uint8_t> payload; ///< the encoded payload
 };
 
 /// The messages one aggregation uses, and what happened to the others since the previous one.
@@ -67,7 +67,7 @@ struct InboxTake
     uint32_t reused = 0;                ///< cached messages used again (MissingModels::Cache)
     uint32_t dropped = 0;               ///< late or superseded messages discarded
     double meanStaleness = 0.0;         ///< rounds behind the aggregated round, over messages
-    uint32_t maxStaleness = 0;
+    uint32_t maxStaleness = 0;          ///< the most rounds behind, over messages
 };
 
 /**
@@ -77,7 +77,12 @@ struct InboxTake
 class MessageInbox
 {
   public:
-    /// `missing` applies to LatestModel only: increments are never used twice.
+    /**
+     * \param receipt what a message is to the algorithm
+     * \param late what a message of an aggregated round becomes
+     * \param missing what stands in for a sender with no message (LatestModel only:
+     *        increments are never used twice)
+     */
     MessageInbox(PartialReceipt receipt,
                  LateMessages late,
                  MissingModels missing = MissingModels::Self);
@@ -85,15 +90,23 @@ class MessageInbox
     /// What Add did with a message.
     enum class Added
     {
-        Kept,
+        Kept,      ///< held for an aggregation
         Dropped,   ///< late, and late messages are dropped
         Duplicate, ///< a second message of the same sender and round: the sender is broken
     };
 
-    /// A message arrived while the node works on round `current` (rounds before it are done).
+    /**
+     * \brief A message arrived.
+     * \param message the message
+     * \param current the round the node works on (rounds before it are aggregated)
+     * \return what became of it
+     */
     Added Add(InboxMessage message, uint32_t current);
 
-    /// Messages held for round `round` itself.
+    /**
+     * \param round a round
+     * \return messages held for that round itself
+     */
     size_t CountOfRound(uint32_t round) const;
 
     /**
@@ -101,13 +114,21 @@ class MessageInbox
      * rounds stay). Under LatestModel only the newest message of each sender is used; with
      * MissingModels::Cache, every sender of `inNeighbours` (the round's, sorted) that has none
      * contributes the latest message taken from it before, if any (counted stale and reused).
+     * \param round the round aggregated
+     * \param inNeighbours the round's in-neighbours, sorted (for MissingModels::Cache)
+     * \return the messages and the counts
      */
     InboxTake Take(uint32_t round, const std::vector<uint32_t>& inNeighbours = {});
 
-    /// Everything held, whatever its round (wait-free rounds); staleness counts against `round`.
+    /**
+     * \brief Everything held, whatever its round (wait-free rounds).
+     * \param round the round aggregated; staleness counts against it
+     * \param inNeighbours the round's in-neighbours, sorted (for MissingModels::Cache)
+     * \return the messages and the counts
+     */
     InboxTake TakeAll(uint32_t round, const std::vector<uint32_t>& inNeighbours = {});
 
-    /// Messages held, of any round.
+    /// \return messages held, of any round
     size_t Size() const;
 
   private:
@@ -123,6 +144,6 @@ class MessageInbox
     std::map<std::pair<uint32_t, uint32_t>, InboxMessage> m_held; ///< by (sender, round)
 };
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_MESSAGE_INBOX_H

@@ -10,13 +10,16 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace ns3
+namespace dlsim
 {
 
 /**
  * Metropolis-Hastings weight w_ij = 1 / (max(d_i, d_j) + 1) of neighbour j at node i on an
  * undirected graph. The self weight is 1 minus the sum over the neighbours, which makes the
  * mixing matrix symmetric and doubly stochastic.
+ * \param degreeI d_i
+ * \param degreeJ d_j
+ * \return w_ij
  */
 inline double
 MetropolisHastingsWeight(uint32_t degreeI, uint32_t degreeJ)
@@ -24,13 +27,16 @@ MetropolisHastingsWeight(uint32_t degreeI, uint32_t degreeJ)
     return 1.0 / (std::max(degreeI, degreeJ) + 1.0);
 }
 
-/// Push-sum weight a sender of out-degree d gives itself and each out-neighbour: 1 / (d + 1).
+/**
+ * \param outDegree the sender's out-degree d
+ * \return the push-sum weight it gives itself and each out-neighbour: 1 / (d + 1)
+ */
 inline double
 PushSumWeight(uint32_t outDegree)
 {
     return 1.0 / (outDegree + 1.0);
 }
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_MIXING_WEIGHTS_H

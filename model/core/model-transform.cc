@@ -6,7 +6,7 @@
 
 #include "wavelet-transform.h"
 
-namespace ns3
+namespace dlsim
 {
 
 namespace
@@ -74,4 +74,4 @@ MakeModelTransform(const std::string& wavelet, uint32_t levels, size_t length)
     return std::make_unique<WaveletModelTransform>(wavelet, levels, length);
 }
 
-} // namespace ns3
+} // namespace dlsim

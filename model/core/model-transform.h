@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 class WaveletTransform;
@@ -21,20 +21,32 @@ class ModelTransform
 {
   public:
     virtual ~ModelTransform() = default;
+    /// \return L, the number of coefficients
     virtual size_t OutputLength() const = 0;
+    /**
+     * \param x the flat model (N values)
+     * \return its L coefficients
+     */
     virtual std::vector<float> Forward(const std::vector<float>& x) const = 0;
-    /// The inverse, truncated to the model length N.
+    /**
+     * \param coefficients L coefficients
+     * \return the inverse, truncated to the model length N
+     */
     virtual std::vector<float> Inverse(const std::vector<float>& coefficients) const = 0;
 };
 
 /**
  * Make the transform for a model of `length` parameters: wavelet "none" gives the identity,
  * any other name the multilevel DWT with that wavelet and number of levels (PyWavelets layout).
+ * \param wavelet "none" or a wavelet name
+ * \param levels decomposition levels
+ * \param length the model's number of parameters
+ * \return the transform
  */
 std::unique_ptr<ModelTransform> MakeModelTransform(const std::string& wavelet,
                                                    uint32_t levels,
                                                    size_t length);
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_MODEL_TRANSFORM_H

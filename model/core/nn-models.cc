@@ -6,7 +6,7 @@
 
 #include <stdexcept>
 
-namespace ns3
+namespace dlsim
 {
 
 std::vector<std::string>
@@ -155,4 +155,4 @@ ForwardFlopsPerSample(torch::nn::Sequential& model, int64_t channels, int64_t he
     return flops;
 }
 
-} // namespace ns3
+} // namespace dlsim

@@ -14,7 +14,7 @@
 #include <torch/nn.h>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /**
@@ -34,6 +34,13 @@ namespace ns3
  * Parameters are initialised from torch's global generator: seed it first.
  * Throws std::invalid_argument for an unknown name, a bad key value or a shape the model cannot
  * take.
+ * \param name a registered model
+ * \param channels input channels
+ * \param height input height
+ * \param width input width
+ * \param classes outputs
+ * \param parameters values of the model's keys
+ * \return the model
  */
 torch::nn::Sequential MakeModel(const std::string& name,
                                 int64_t channels,
@@ -45,12 +52,17 @@ torch::nn::Sequential MakeModel(const std::string& name,
 /**
  * Forward-pass floating point operations for one sample: 2 per multiply-accumulate of every
  * convolution and linear layer, plus one per output element of the other layers.
+ * \param model the model
+ * \param channels input channels
+ * \param height input height
+ * \param width input width
+ * \return the operations
  */
 double ForwardFlopsPerSample(torch::nn::Sequential& model,
                              int64_t channels,
                              int64_t height,
                              int64_t width);
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_NN_MODELS_H

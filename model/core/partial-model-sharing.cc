@@ -14,7 +14,7 @@
 #include <cmath>
 #include <numeric>
 
-namespace ns3
+namespace dlsim
 {
 
 PartialModelSharing::PartialModelSharing(const PartialModelOptions& options) : m_options(options)
@@ -287,4 +287,4 @@ JwinsRegistration()
     return r;
 }
 
-} // namespace ns3
+} // namespace dlsim

@@ -13,7 +13,7 @@
 
 #include <random>
 
-namespace ns3
+namespace dlsim
 {
 
 struct AlgorithmRegistration;
@@ -23,13 +23,13 @@ struct PartialModelOptions
 {
     /// "none" (identity) or a wavelet name for the transform T.
     std::string wavelet = "none";
-    uint32_t levels = 4;
-    /// Random: a Bernoulli(alpha) mask sent as seed and alpha. TopK: the k best-scored entries.
+    uint32_t levels = 4; ///< the wavelet's decomposition levels
+    /// How the shared coefficients are chosen.
     enum class Selector
     {
-        Random,
-        TopK,
-    } selector = Selector::TopK;
+        Random,                  ///< a Bernoulli(alpha) mask, sent as seed and alpha
+        TopK,                    ///< the k best-scored entries, sent with their indices
+    } selector = Selector::TopK; ///< how the shared coefficients are chosen
     /// Score by the change since each coefficient was last shared, not since the round began.
     bool accumulation = false;
     /// Fractions drawn uniformly every round; one entry means a fixed fraction.
@@ -47,6 +47,7 @@ struct PartialModelOptions
 class PartialModelSharing : public SharingAlgorithm
 {
   public:
+    /// \param options transform, selection and fractions (see the registrations)
     explicit PartialModelSharing(const PartialModelOptions& options);
 
     void Initialize(const std::vector<float>& initialModel, const SharingContext& context) override;
@@ -68,11 +69,13 @@ class PartialModelSharing : public SharingAlgorithm
     std::vector<float> m_ownCoefficients; ///< T(x̃) of this round
 };
 
-/// The registrations (algorithm-registry.h).
+/// \return the registration of random sampling (algorithm-registry.h)
 AlgorithmRegistration RandomSamplingRegistration();
+/// \return the registration of top-k sparsification (algorithm-registry.h)
 AlgorithmRegistration TopkRegistration();
+/// \return the registration of JWINS (algorithm-registry.h)
 AlgorithmRegistration JwinsRegistration();
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_PARTIAL_MODEL_SHARING_H

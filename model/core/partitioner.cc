@@ -13,7 +13,7 @@
 #include <string>
 #include <tuple>
 
-namespace ns3
+namespace dlsim
 {
 
 namespace
@@ -384,4 +384,4 @@ PartitionRegistration::Builtins()
     return {iid, shards, dirichlet, skew, file};
 }
 
-} // namespace ns3
+} // namespace dlsim

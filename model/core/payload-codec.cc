@@ -14,7 +14,7 @@
 #include <sstream>
 #include <string>
 
-namespace ns3
+namespace dlsim
 {
 
 namespace
@@ -596,4 +596,4 @@ DecodePayload(const uint8_t* data, size_t size)
     return payload;
 }
 
-} // namespace ns3
+} // namespace dlsim

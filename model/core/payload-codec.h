@@ -51,7 +51,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /// How a payload describes the shared part of a vector; the value is the on-wire form byte.
@@ -65,14 +65,14 @@ enum class PayloadForm : uint8_t
 /// What a sharing algorithm shares, before encoding / after decoding.
 struct Payload
 {
-    PayloadForm form = PayloadForm::Full;
-    uint32_t length = 0;           //!< length L of the full vector the payload refers to
-    std::vector<uint32_t> indices; //!< Sparse only: strictly increasing, each < length
-    std::vector<float> values;     //!< Full: exactly `length` values; Sparse: one per index;
-                                   //!< RandomMask: one per kept position
-    uint64_t seed = 0;             //!< RandomMask only: the mask generator's seed
-    float alpha = 0.0f;            //!< RandomMask only: keep probability in [0, 1]
-    std::vector<double> scalars;   //!< any form: up to 255 extra numbers (e.g. a push-sum weight)
+    PayloadForm form = PayloadForm::Full; //!< which parts are sent
+    uint32_t length = 0;                  //!< length L of the full vector the payload refers to
+    std::vector<uint32_t> indices;        //!< Sparse only: strictly increasing, each < length
+    std::vector<float> values;            //!< Full: exactly `length` values; Sparse: one per index;
+                                          //!< RandomMask: one per kept position
+    uint64_t seed = 0;                    //!< RandomMask only: the mask generator's seed
+    float alpha = 0.0f;                   //!< RandomMask only: keep probability in [0, 1]
+    std::vector<double> scalars; //!< any form: up to 255 extra numbers (e.g. a push-sum weight)
 };
 
 /// The bytes of one encoded payload and how many of them are values.
@@ -129,6 +129,6 @@ EncodedPayload EncodePayload(const Payload& payload);
  */
 Payload DecodePayload(const uint8_t* data, size_t size);
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif /* DLSIM_PAYLOAD_CODEC_H */

@@ -4,7 +4,7 @@
  */
 #include "registry.h"
 
-namespace ns3
+namespace dlsim
 {
 
 namespace
@@ -313,4 +313,4 @@ RegisteredParameters::GetValues() const
     return m_values;
 }
 
-} // namespace ns3
+} // namespace dlsim

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /// What kind of value a key takes, which decides how its value is checked.
@@ -40,60 +40,112 @@ enum class KeyType
  */
 struct AlgorithmKey
 {
-    std::string name;
-    KeyType type = KeyType::Text;
-    std::string defaultValue;
+    std::string name;                 ///< the key's name in its section ("alpha")
+    KeyType type = KeyType::Text;     ///< how its value is checked
+    std::string defaultValue;         ///< the value when a scenario does not set it
     double min = 0.0;                 ///< Number, WholeNumber, NumberList: smallest value allowed
     double max = 0.0;                 ///< ... and the largest
     std::vector<std::string> choices; ///< Choice: the values allowed
     /// Number: "auto" is accepted too, and the registration's `resolve` replaces it before the
     /// run (e.g. a step size tuned on the overlay).
     bool allowsAuto = false;
-    std::string help;
+    std::string help; ///< one line for `--help` and the doc's key table
     /// The ns-3 attributes (full names) the key sets, for keys of the ns-3 layer's registrations
     /// (an underlay's link rate sets ns3::PointToPointNetDevice::DataRate).
     std::vector<std::string> attributes = {};
 
+    /**
+     * \brief A decimal number in [min, max].
+     * \param name the key's name in its section
+     * \param defaultValue the value when a scenario does not set it (checked at registration)
+     * \param min the smallest value allowed
+     * \param max the largest value allowed
+     * \param help one line for `--help`
+     * \return the key
+     */
     static AlgorithmKey Number(const std::string& name,
                                const std::string& defaultValue,
                                double min,
                                double max,
                                const std::string& help);
-    /// A number in [min, max], or "auto".
+    /**
+     * \brief A number in [min, max], or "auto" (resolved by the registration before the run).
+     * \copydetails Number
+     */
     static AlgorithmKey NumberOrAuto(const std::string& name,
                                      const std::string& defaultValue,
                                      double min,
                                      double max,
                                      const std::string& help);
+    /**
+     * \brief A whole number in [min, max].
+     * \copydetails Number
+     */
     static AlgorithmKey WholeNumber(const std::string& name,
                                     const std::string& defaultValue,
                                     uint64_t min,
                                     uint64_t max,
                                     const std::string& help);
+    /**
+     * \brief true/false (also 1/0, yes/no, on/off).
+     * \param name the key's name in its section
+     * \param defaultValue the value when a scenario does not set it
+     * \param help one line for `--help`
+     * \return the key
+     */
     static AlgorithmKey Bool(const std::string& name,
                              const std::string& defaultValue,
                              const std::string& help);
+    /**
+     * \brief One of a fixed list of words.
+     * \param name the key's name in its section
+     * \param defaultValue the value when a scenario does not set it (one of `choices`)
+     * \param choices the values allowed
+     * \param help one line for `--help`
+     * \return the key
+     */
     static AlgorithmKey Choice(const std::string& name,
                                const std::string& defaultValue,
                                const std::vector<std::string>& choices,
                                const std::string& help);
+    /**
+     * \brief "[a, b, ...]" (or one bare number), every number in [min, max].
+     * \copydetails Number
+     */
     static AlgorithmKey NumberList(const std::string& name,
                                    const std::string& defaultValue,
                                    double min,
                                    double max,
                                    const std::string& help);
+    /**
+     * \brief Any text, checked by whoever reads it.
+     * \copydetails Bool
+     */
     static AlgorithmKey Text(const std::string& name,
                              const std::string& defaultValue,
                              const std::string& help);
 
-    /// Throws std::invalid_argument naming the key and the value when the value does not fit.
+    /**
+     * \brief Check a value against the key's type and range.
+     * \param value the text a scenario gives
+     * \throws std::invalid_argument naming the key and the value when the value does not fit
+     */
     void Check(const std::string& value) const;
 
-    /// The same key binding `attributes` (full names of ns-3 attributes it sets).
+    /**
+     * \brief Bind the key to the ns-3 attributes it sets.
+     * \param attributes full names of ns-3 attributes ("ns3::PointToPointNetDevice::DataRate")
+     * \return the same key with `attributes` set
+     */
     AlgorithmKey Sets(std::vector<std::string> attributes) const;
 };
 
-/// The same key, declared identically (two registrations may share a key only so).
+/**
+ * \brief Whether two keys are declared identically (two registrations may share a key only so).
+ * \param a one key
+ * \param b the other key
+ * \return true when name, type, default, range, choices, help and attributes agree
+ */
 bool SameKey(const AlgorithmKey& a, const AlgorithmKey& b);
 
 /**
@@ -103,24 +155,45 @@ bool SameKey(const AlgorithmKey& a, const AlgorithmKey& b);
 class RegisteredParameters
 {
   public:
-    /// `kind` ("algorithm", "dataset", ...) and `name` only name the owner in messages.
+    /**
+     * \param kind the registry's kind ("algorithm", "dataset", ...), only for messages
+     * \param name the registration's name, only for messages
+     * \param values every key's value, already checked
+     */
     RegisteredParameters(std::string kind,
                          std::string name,
                          std::map<std::string, std::string> values);
 
+    /// \return the registration's name
     const std::string& GetName() const;
 
+    /**
+     * \param key a key of the registration
+     * \return its value as written
+     */
     const std::string& GetString(const std::string& key) const;
+    /// \copydoc GetString
     double GetDouble(const std::string& key) const;
+    /// \copydoc GetString
     uint64_t GetUint(const std::string& key) const;
+    /// \copydoc GetString
     bool GetBool(const std::string& key) const;
+    /// \copydoc GetString
     std::vector<double> GetDoubleList(const std::string& key) const;
-    /// The value is "auto" (a NumberOrAuto key not yet resolved).
+    /**
+     * \param key a key of the registration
+     * \return whether the value is "auto" (a NumberOrAuto key not yet resolved)
+     */
     bool IsAuto(const std::string& key) const;
 
-    /// Replace a value (a `resolve` function replacing "auto"); the key must exist.
+    /**
+     * \brief Replace a value (a `resolve` function replacing "auto").
+     * \param key a key of the registration (it must exist)
+     * \param value its new value
+     */
     void Set(const std::string& key, const std::string& value);
 
+    /// \return every key's value, by key
     const std::map<std::string, std::string>& GetValues() const;
 
   private:
@@ -129,11 +202,16 @@ class RegisteredParameters
     std::map<std::string, std::string> m_values;
 };
 
-/// "a, b, c"
+/**
+ * \param items names
+ * \return them as "a, b, c", for messages
+ */
 std::string JoinNames(const std::vector<std::string>& items);
 
-/// Grows with every registration in any registry: tables built from the registries (the
-/// runner's key table) rebuild when it changes.
+/**
+ * \return a counter that grows with every registration in any registry: tables built from the
+ * registries (the runner's key table) rebuild when it changes
+ */
 uint64_t& RegistryGeneration();
 
 /**
@@ -151,14 +229,21 @@ template<typename Registration>
 class Registry
 {
   public:
-    /// Throws std::invalid_argument for a taken name, a bad key or a key declared differently
-    /// by another registration of this kind.
+    /**
+     * \brief Add a registration (after the built-ins).
+     * \param registration its name, keys and factory
+     * \throws std::invalid_argument for a taken name, a bad key or a key declared differently
+     * by another registration of this kind
+     */
     static void Register(Registration registration)
     {
         Add(TheList(), std::move(registration));
     }
 
-    /// nullptr when `name` is not known.
+    /**
+     * \param name a registration's name
+     * \return the registration, or nullptr when `name` is not known
+     */
     static const Registration* Find(const std::string& name)
     {
         for (const auto& r : TheList())
@@ -171,7 +256,11 @@ class Registry
         return nullptr;
     }
 
-    /// Throws std::invalid_argument naming the known ones when `name` is not one.
+    /**
+     * \param name a registration's name
+     * \return the registration
+     * \throws std::invalid_argument naming the known ones when `name` is not one
+     */
     static const Registration& Get(const std::string& name)
     {
         const Registration* registration = Find(name);
@@ -184,6 +273,7 @@ class Registry
         return *registration;
     }
 
+    /// \return the registrations' names, in registration order
     static std::vector<std::string> Names()
     {
         std::vector<std::string> names;
@@ -194,7 +284,7 @@ class Registry
         return names;
     }
 
-    /// Every registration's keys, each once, in registration order.
+    /// \return every registration's keys, each once, in registration order
     static std::vector<AlgorithmKey> Keys()
     {
         std::vector<AlgorithmKey> keys;
@@ -211,7 +301,10 @@ class Registry
         return keys;
     }
 
-    /// The key of that name, or nullptr when no registration of this kind has it.
+    /**
+     * \param name a key's name
+     * \return the key of that name, or nullptr when no registration of this kind has it
+     */
     static const AlgorithmKey* FindKey(const std::string& name)
     {
         for (const auto& r : TheList())
@@ -226,7 +319,12 @@ class Registry
 
     /**
      * The parameters of registration `name`: its keys' defaults, overridden by `values`; every
-     * value checked. A key the registration does not have is an error.
+     * value checked.
+     * \param name a registration's name
+     * \param values values of some of its keys, by key name
+     * \return the checked values of all its keys
+     * \throws std::invalid_argument for an unknown name, a key the registration does not have
+     * or a value that does not fit its key
      */
     static RegisteredParameters Parameters(const std::string& name,
                                            const std::map<std::string, std::string>& values)
@@ -340,24 +438,25 @@ template<typename Registration>
 class Registrar
 {
   public:
+    /// \param registration what to register (see Registry::Register)
     explicit Registrar(Registration registration)
     {
         Registry<Registration>::Register(std::move(registration));
     }
 };
 
-} // namespace ns3
+} // namespace dlsim
 
 /**
- * Register what `function()` returns (a `Registration`, e.g. PartitionRegistration) when the
- * program starts. Use it in a source file that is linked into the program as an object file (a
- * program's own sources, a test): a linker drops the objects of a static library that nothing
- * references, and their registrations with them.
+ * Register what `function()` returns (a `Registration`, named with its namespace, e.g.
+ * dlsim::PartitionRegistration) when the program starts. Use it in a source file that is linked
+ * into the program as an object file (a program's own sources, a test): a linker drops the
+ * objects of a static library that nothing references, and their registrations with them.
  */
-#define DLSIM_REGISTER(Registration, function)                                 \
-    static const ns3::Registrar<ns3::Registration> g_dlsimRegistrar_##function \
-    {                                                                          \
-        function()                                                             \
+#define DLSIM_REGISTER(Registration, function)                              \
+    static const dlsim::Registrar<Registration> g_dlsimRegistrar_##function \
+    {                                                                       \
+        function()                                                          \
     }
 
 #endif // DLSIM_REGISTRY_H

@@ -11,18 +11,27 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace ns3
+namespace dlsim
 {
 
-/// The phase of a time-varying overlay that round `round` (from 1) uses: phases rotate every
-/// `period` rounds, phase 0 first.
+/**
+ * \param round a round (from 1)
+ * \param period rounds per phase
+ * \param phases the number of phases
+ * \return the phase of a time-varying overlay the round uses: phases rotate every `period`
+ * rounds, phase 0 first
+ */
 inline size_t
 PhaseOfRound(uint32_t round, uint32_t period, size_t phases)
 {
     return ((round - 1) / period) % phases;
 }
 
-/// SplitMix64's finaliser: a cheap, well-mixed 64-bit hash (tie orders, generator seeds).
+/**
+ * \brief SplitMix64's finaliser: a cheap, well-mixed 64-bit hash (tie orders, generator seeds).
+ * \param z the value
+ * \return its hash
+ */
 inline uint64_t
 MixBits(uint64_t z)
 {
@@ -35,33 +44,38 @@ MixBits(uint64_t z)
 /// fewer numbers never shifts another.
 enum class SeedUse
 {
-    InitialModel, ///< a learner's initial weights (when learners do not share one)
-    Sampling,     ///< a learner's mini-batch draws
+    InitialModel,    ///< a learner's initial weights (when learners do not share one)
+    Sampling,        ///< a learner's mini-batch draws
     RandomSelection, ///< random sampling's masks and top-k's tie order (partial-model family)
     ChocoSelection,  ///< CHOCO-SGD's random-k draws and top-k tie order
     PushSelection,   ///< Sparse-Push's top-k tie order
 };
 
-/// The seed of one use at one learner, from the run's seed.
+/**
+ * \param runSeed the run's seed
+ * \param learner the learner's index
+ * \param use what the seed is for
+ * \return the seed of that use at that learner
+ */
 inline uint64_t
 DeriveSeed(uint64_t runSeed, uint32_t learner, SeedUse use)
 {
     switch (use)
     {
-    case SeedUse::InitialModel:
-        return runSeed * 1000003ull + learner;
-    case SeedUse::Sampling:
-        return (runSeed + 1) * 0x9E3779B97F4A7C15ull + learner;
-    case SeedUse::RandomSelection:
-        return runSeed * 1000003ull + learner * 7919ull + 1;
-    case SeedUse::ChocoSelection:
-        return runSeed * 1000003ull + learner * 7919ull + 2;
-    case SeedUse::PushSelection:
-    default:
-        return runSeed * 1000003ull + learner * 7919ull + 3;
+        case SeedUse::InitialModel:
+            return runSeed * 1000003ull + learner;
+        case SeedUse::Sampling:
+            return (runSeed + 1) * 0x9E3779B97F4A7C15ull + learner;
+        case SeedUse::RandomSelection:
+            return runSeed * 1000003ull + learner * 7919ull + 1;
+        case SeedUse::ChocoSelection:
+            return runSeed * 1000003ull + learner * 7919ull + 2;
+        case SeedUse::PushSelection:
+        default:
+            return runSeed * 1000003ull + learner * 7919ull + 3;
     }
 }
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_ROUND_SCHEDULE_H

@@ -9,7 +9,7 @@
 
 #include <algorithm>
 
-namespace ns3
+namespace dlsim
 {
 
 bool
@@ -87,4 +87,4 @@ CreateSharingAlgorithm(const SharingConfig& config)
     return CreateSharingAlgorithm(ParametersOf(config));
 }
 
-} // namespace ns3
+} // namespace dlsim

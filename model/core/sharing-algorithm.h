@@ -16,13 +16,13 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /// What an algorithm knows about its node, fixed for the whole run.
 struct SharingContext
 {
-    uint32_t self = 0;
+    uint32_t self = 0; ///< the node's index (learner i)
     uint64_t seed = 0; ///< the run's seed, for algorithms that draw at random
 };
 
@@ -37,26 +37,26 @@ struct RoundInfo
 /// A payload as it came off the network, still encoded.
 struct ReceivedPayload
 {
-    uint32_t sender = 0;
+    uint32_t sender = 0;       ///< the sending node's index
     uint32_t senderDegree = 0; ///< the sender's out-degree in its round, from the message header
-    const uint8_t* data = nullptr;
-    size_t size = 0;
+    const uint8_t* data = nullptr; ///< the encoded payload (valid during Aggregate only)
+    size_t size = 0;               ///< its length in bytes
     uint32_t round = 0; ///< the sender's round (earlier than the aggregated one if stale)
 };
 
 /// What an algorithm accepts from a neighbour.
 struct PayloadShape
 {
-    std::string algorithm;           ///< for error messages
-    std::vector<PayloadForm> forms;  ///< the forms it takes
-    uint32_t length = 0;             ///< the length of the vector the payload must refer to
-    size_t scalars = 0;              ///< extra numbers it must carry (a push-sum weight)
+    std::string algorithm;          ///< for error messages
+    std::vector<PayloadForm> forms; ///< the forms it takes
+    uint32_t length = 0;            ///< the length of the vector the payload must refer to
+    size_t scalars = 0;             ///< extra numbers it must carry (a push-sum weight)
 };
 
 /// A received payload, checked, with the positions its values go to.
 struct ReceivedValues
 {
-    Payload payload;
+    Payload payload;                 ///< the decoded values
     std::vector<uint32_t> positions; ///< every index for Full, the indices, or the mask's
 };
 
@@ -65,6 +65,10 @@ struct ReceivedValues
  * bytes), checks it against `shape` and expands its positions (a random mask is regenerated
  * from its seed and must keep as many positions as there are values). Errors name the
  * algorithm and the sender.
+ * \param message the bytes as received
+ * \param shape what the receiving algorithm accepts
+ * \return the checked values and their positions
+ * \throws PayloadError for bad bytes or a payload of another shape
  */
 ReceivedValues DecodeReceived(const ReceivedPayload& message, const PayloadShape& shape);
 
@@ -84,35 +88,52 @@ class SharingAlgorithm
   public:
     virtual ~SharingAlgorithm() = default;
 
-    /// Called once, before round 1, with the node's initial model.
+    /**
+     * \brief Called once, before round 1.
+     * \param initialModel the node's initial model (flat parameters)
+     * \param context the node's index and the run's seed
+     */
     virtual void Initialize(const std::vector<float>& initialModel, const SharingContext& context)
         = 0;
 
-    /// Encode what this node shares in a round, given its model after local training.
+    /**
+     * \brief Encode what this node shares in a round.
+     * \param round the round and the node's degrees in it
+     * \param trainedModel the node's model after local training
+     * \return the payload sent to every out-neighbour
+     */
     virtual EncodedPayload Encode(const RoundInfo& round, const std::vector<float>& trainedModel)
         = 0;
 
     /**
-     * Decode the received payloads and combine them with the node's own trained model.
-     * Returns the model the learner trains from in the next round.
-     * Throws PayloadError when a payload is malformed or does not fit the model.
+     * \brief Decode the received payloads and combine them with the node's own trained model.
+     * \param round the round and the node's degrees in it
+     * \param trainedModel the node's model after local training
+     * \param received the payloads this round uses, sorted by sender and then by round
+     * \return the model the learner trains from in the next round
+     * \throws PayloadError when a payload is malformed or does not fit the model
      */
     virtual std::vector<float> Aggregate(const RoundInfo& round,
                                          const std::vector<float>& trainedModel,
                                          const std::vector<ReceivedPayload>& received)
         = 0;
 
-    /// True for algorithms designed for directed (push) graphs, false for undirected ones.
+    /// \return true for algorithms designed for directed (push) graphs, false for undirected
+    /// ones (the runner refuses an overlay of the other kind)
     virtual bool ForDirectedGraphs() const = 0;
 
-    /// What a message is to this algorithm, and so what a late or missing one means (default:
-    /// a model, of which only the newest counts).
+    /// \return what a message is to this algorithm, and so what a late or missing one means
+    /// (default: a model, of which only the newest counts)
     virtual PartialReceipt GetPartialReceipt() const;
 
-    /// Whether the node trains before sharing in this round (SCSP's final gossip rounds do not).
+    /**
+     * \param round a round (from 1)
+     * \return whether the node trains before sharing in it (SCSP's final gossip rounds do not)
+     */
     virtual bool TrainsInRound(uint32_t round) const;
 
-    /// Rounds the algorithm runs after the configured training rounds (SCSP's gossip rounds).
+    /// \return rounds the algorithm runs after the configured training rounds (SCSP's gossip
+    /// rounds; default 0)
     virtual uint32_t ExtraRounds() const;
 };
 
@@ -123,7 +144,7 @@ class SharingAlgorithm
  */
 struct SharingConfig
 {
-    std::string algorithm = "dpsgd";
+    std::string algorithm = "dpsgd"; ///< one of KnownAlgorithms()
     /// Sharing fraction of random sampling, top-k, CHOCO-SGD's compression and Sparse-Push.
     double alpha = 0.1;
     /// Top-k: rank by change accumulated since a value was last shared (JWINS's rule).
@@ -134,18 +155,18 @@ struct SharingConfig
     double jwinsMetadataCap = 0.5;
     /// JWINS: wavelet name, or "none" for the ablation without wavelet.
     std::string jwinsWavelet = "sym2";
-    uint32_t jwinsLevels = 4;
-    bool jwinsAccumulation = true;
+    uint32_t jwinsLevels = 4;      ///< JWINS: wavelet decomposition levels
+    bool jwinsAccumulation = true; ///< JWINS: rank by accumulated change (as `accumulation`)
     /// JWINS: false fixes the fraction to the list's mean (the ablation without random cut-off).
     bool jwinsRandomCutoff = true;
-    /// CHOCO-SGD: "topk" or "randomk", and the consensus step size.
+    /// CHOCO-SGD: "topk" or "randomk".
     std::string chocoCompression = "topk";
-    double chocoGamma = 0.5;
+    double chocoGamma = 0.5; ///< CHOCO-SGD: the consensus step size
     /// Sparse-Push / SCSP: averaging rate of the compressed rounds.
     double pushEta = 0.01;
-    /// SCSP: uncompressed push-sum rounds after the training rounds, and their averaging rate.
+    /// SCSP: uncompressed push-sum rounds after the training rounds.
     uint32_t scspGossipRounds = 10;
-    double scspGossipEta = 1.0;
+    double scspGossipEta = 1.0; ///< SCSP: the averaging rate of those rounds
     /// Training rounds of the run (SCSP gossips after them).
     uint32_t trainingRounds = 0;
     /// Keys of the algorithm by their scenario names ("topk.alpha" = "0.2"), checked against
@@ -155,13 +176,17 @@ struct SharingConfig
     std::map<std::string, std::string> parameters;
 };
 
-/// The names accepted by the `algorithm` key: every registered algorithm.
+/// \return the names accepted by the `algorithm` key: every registered algorithm
 std::vector<std::string> KnownAlgorithms();
 
-/// Create the algorithm a configuration names; throws std::invalid_argument for unknown names
-/// and for parameters that do not fit (naming the key and the value).
+/**
+ * \param config an algorithm and its parameters
+ * \return an instance of it (one per node)
+ * \throws std::invalid_argument for unknown names and for parameters that do not fit (naming
+ * the key and the value)
+ */
 std::unique_ptr<SharingAlgorithm> CreateSharingAlgorithm(const SharingConfig& config);
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_SHARING_ALGORITHM_H

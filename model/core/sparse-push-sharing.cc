@@ -14,7 +14,7 @@
 #include <iomanip>
 #include <sstream>
 
-namespace ns3
+namespace dlsim
 {
 
 SparsePushSharing::SparsePushSharing(
@@ -272,4 +272,4 @@ ScspRegistration()
     return r;
 }
 
-} // namespace ns3
+} // namespace dlsim

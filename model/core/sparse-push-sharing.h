@@ -9,7 +9,7 @@
 
 #include "sharing-algorithm.h"
 
-namespace ns3
+namespace dlsim
 {
 
 struct AlgorithmRegistration;
@@ -30,6 +30,13 @@ struct AlgorithmRegistration;
 class SparsePushSharing : public SharingAlgorithm
 {
   public:
+    /**
+     * \param alpha the fraction top-k keeps
+     * \param eta the averaging rate of the compressed rounds
+     * \param trainingRounds the run's training rounds
+     * \param gossipRounds SCSP: uncompressed rounds after them (0: Sparse-Push)
+     * \param gossipEta the averaging rate of those rounds
+     */
     SparsePushSharing(
         double alpha, double eta, uint32_t trainingRounds, uint32_t gossipRounds, double gossipEta);
 
@@ -59,10 +66,11 @@ class SparsePushSharing : public SharingAlgorithm
     Payload m_sent;         ///< this round's C[v] (or all of x in a gossip round)
 };
 
-/// The registrations (algorithm-registry.h).
+/// \return the registration of Sparse-Push (algorithm-registry.h)
 AlgorithmRegistration SparsePushRegistration();
+/// \return the registration of SCSP (algorithm-registry.h)
 AlgorithmRegistration ScspRegistration();
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_SPARSE_PUSH_SHARING_H

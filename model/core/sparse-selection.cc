@@ -12,7 +12,7 @@
 #include <limits>
 #include <numeric>
 
-namespace ns3
+namespace dlsim
 {
 
 uint32_t
@@ -214,4 +214,4 @@ RandomMaskIndices(uint64_t seed, double alpha, size_t length)
     return kept;
 }
 
-} // namespace ns3
+} // namespace dlsim

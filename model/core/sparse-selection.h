@@ -13,10 +13,14 @@
 #include <utility>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
-/// k = round(alpha * length), clamped to [0, length].
+/**
+ * \param alpha the fraction to select
+ * \param length the number of entries
+ * \return k = round(alpha * length), clamped to [0, length]
+ */
 uint32_t SelectionSize(double alpha, size_t length);
 
 /**
@@ -25,6 +29,10 @@ uint32_t SelectionSize(double alpha, size_t length);
  * lowest index first) would make every node pick the same entries whenever scores tie, e.g.
  * all zero without training, and starve the others forever. Give each node and round its own
  * tieSeed. -0 and +0 are equal scores; NaN ranks with +inf.
+ * \param scores one per entry
+ * \param k how many to select
+ * \param tieSeed orders equal scores
+ * \return the indices, ascending
  */
 std::vector<uint32_t> TopKIndices(const std::vector<float>& scores, uint32_t k, uint64_t tieSeed);
 
@@ -40,9 +48,23 @@ template<typename T>
 class TopKSelector
 {
   public:
-    /// Writes the indices of the k largest of scores[0, n) to out[0, k), ascending; k <= n.
+    /**
+     * \brief Write the indices of the k largest of scores[0, n) to out[0, k), ascending.
+     * \param scores n scores
+     * \param n the number of scores
+     * \param k how many to select (k <= n)
+     * \param tieSeed orders equal scores
+     * \param[out] out k indices
+     */
     void Select(const T* scores, uint32_t n, uint32_t k, uint64_t tieSeed, uint32_t* out);
-    /// The same on |values[i]|.
+    /**
+     * \brief The same on |values[i]|.
+     * \param values n values
+     * \param n the number of values
+     * \param k how many to select (k <= n)
+     * \param tieSeed orders equal magnitudes
+     * \param[out] out k indices
+     */
     void SelectLargestMagnitudes(
         const T* values, uint32_t n, uint32_t k, uint64_t tieSeed, uint32_t* out);
 
@@ -60,15 +82,24 @@ class TopKSelector
 extern template class TopKSelector<float>;
 extern template class TopKSelector<double>;
 
-/// k distinct indices of [0, length) drawn uniformly, ascending.
+/**
+ * \param rng the generator drawn from
+ * \param k how many
+ * \param length the number of entries
+ * \return k distinct indices of [0, length) drawn uniformly, ascending
+ */
 std::vector<uint32_t> RandomKIndices(std::mt19937_64& rng, uint32_t k, size_t length);
 
 /**
  * The positions a Bernoulli(alpha) mask keeps, drawn from a generator seeded with `seed`.
  * Sender and receiver call this with the seed carried in the message and get the same mask.
+ * \param seed the mask's seed
+ * \param alpha the probability of keeping a position
+ * \param length the number of entries
+ * \return the positions kept, ascending
  */
 std::vector<uint32_t> RandomMaskIndices(uint64_t seed, double alpha, size_t length);
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_SPARSE_SELECTION_H

@@ -6,7 +6,7 @@
 
 #include <random>
 
-namespace ns3
+namespace dlsim
 {
 
 namespace
@@ -69,4 +69,4 @@ MakeSyntheticDataset(const SyntheticSpec& spec)
     return split;
 }
 
-} // namespace ns3
+} // namespace dlsim

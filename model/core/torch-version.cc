@@ -6,7 +6,7 @@
 
 #include <torch/version.h>
 
-namespace ns3
+namespace dlsim
 {
 
 std::string
@@ -15,4 +15,4 @@ TorchVersion()
     return TORCH_VERSION;
 }
 
-} // namespace ns3
+} // namespace dlsim

@@ -9,12 +9,12 @@
 
 #include <string>
 
-namespace ns3
+namespace dlsim
 {
 
-/// E.g. "1.13.0".
+/// \return the LibTorch version, e.g. "1.13.0"
 std::string TorchVersion();
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_TORCH_VERSION_H

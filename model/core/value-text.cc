@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <sstream>
 
-namespace ns3
+namespace dlsim
 {
 
 bool
@@ -138,4 +138,4 @@ ExactText(double value)
     return text;
 }
 
-} // namespace ns3
+} // namespace dlsim

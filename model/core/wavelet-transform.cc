@@ -25,7 +25,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace ns3
+namespace dlsim
 {
 
 namespace
@@ -475,4 +475,4 @@ WaveletTransform::MaxLevel(const std::string& wavelet, size_t inputLength)
     return level;
 }
 
-} // namespace ns3
+} // namespace dlsim

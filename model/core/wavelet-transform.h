@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /**
@@ -109,9 +109,19 @@ class WaveletTransform
      */
     void Inverse(const float* coeffs, float* x) const;
 
-    /** Convenience overload; @throws std::invalid_argument if x.size() != N */
+    /**
+     * Forward multilevel DWT.
+     * @param x the N input values
+     * @return the L coefficients
+     * @throws std::invalid_argument if x.size() != N
+     */
     std::vector<float> Forward(const std::vector<float>& x) const;
-    /** Convenience overload; @throws std::invalid_argument if size() != L */
+    /**
+     * Inverse multilevel DWT.
+     * @param coeffs the L coefficients
+     * @return the N reconstructed values
+     * @throws std::invalid_argument if coeffs.size() != L
+     */
     std::vector<float> Inverse(const std::vector<float>& coeffs) const;
 
     /** @return the names of the supported wavelets */
@@ -128,6 +138,9 @@ class WaveletTransform
      * Same as pywt.dwt_max_level(inputLength, wavelet): the deepest level at
      * which some coefficient is still free of boundary effects. Only advisory;
      * the constructor accepts deeper levels.
+     * @param wavelet PyWavelets name
+     * @param inputLength signal length N
+     * @return the level
      * @throws std::invalid_argument for an unknown wavelet
      */
     static uint32_t MaxLevel(const std::string& wavelet, size_t inputLength);
@@ -153,6 +166,6 @@ class WaveletTransform
     mutable Eigen::VectorXd m_hi;     //!< high-pass output / detail input
 };
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_WAVELET_TRANSFORM_H

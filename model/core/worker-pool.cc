@@ -12,7 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-namespace ns3
+namespace dlsim
 {
 
 WorkerPool::WorkerPool(uint32_t threads)
@@ -123,4 +123,4 @@ InOrderDelivery::DeliverAll()
     }
 }
 
-} // namespace ns3
+} // namespace dlsim

@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-namespace ns3
+namespace dlsim
 {
 
 /**
@@ -31,12 +31,18 @@ namespace ns3
 class WorkerPool
 {
   public:
+    /// \param threads worker threads to start (at least 1)
     explicit WorkerPool(uint32_t threads);
     ~WorkerPool();
     WorkerPool(const WorkerPool&) = delete;
     WorkerPool& operator=(const WorkerPool&) = delete;
 
-    /// Queue `job`; the future holds what it returns or throws.
+    /**
+     * \brief Queue a job.
+     * \tparam F a callable without arguments
+     * \param job the job
+     * \return a future that holds what the job returns or throws
+     */
     template<typename F>
     auto Submit(F job) -> std::future<decltype(job())>
     {
@@ -46,6 +52,9 @@ class WorkerPool
     /**
      * Queue `job` behind every job Submit queued, now or later: what nothing waits for soon
      * (evaluations) fills the cores that jobs on the critical path (training) leave idle.
+     * \tparam F a callable without arguments
+     * \param job the job
+     * \return a future that holds what the job returns or throws
      */
     template<typename F>
     auto SubmitBackground(F job) -> std::future<decltype(job())>
@@ -53,9 +62,10 @@ class WorkerPool
         return Queue(std::move(job), m_background);
     }
 
+    /// \return the number of worker threads
     uint32_t GetThreads() const;
 
-    /// All cores of this machine (at least 1).
+    /// \return all cores of this machine (at least 1)
     static uint32_t DefaultThreads();
 
   private:
@@ -90,7 +100,12 @@ class WorkerPool
 class InOrderDelivery
 {
   public:
-    /// Deliver `result` to `deliver` once it is ready and everything added before is delivered.
+    /**
+     * \brief Deliver a result once it is ready and everything added before is delivered.
+     * \tparam T the result's type
+     * \param result the job's result
+     * \param deliver what it is delivered to
+     */
     template<typename T>
     void Add(std::shared_future<T> result, std::function<void(const T&)> deliver)
     {
@@ -116,6 +131,6 @@ class InOrderDelivery
     std::deque<Entry> m_entries;
 };
 
-} // namespace ns3
+} // namespace dlsim
 
 #endif // DLSIM_WORKER_POOL_H

@@ -7,6 +7,8 @@
  */
 #include "round-policy.h"
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

@@ -8,6 +8,8 @@
 #include "random-variable-spec.h"
 #include "routed-networks.h"
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

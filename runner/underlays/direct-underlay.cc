@@ -8,6 +8,8 @@
 #include "link-model.h"
 #include "underlay-registry.h"
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

@@ -9,6 +9,8 @@
 #include "region-model.h"
 #include "routed-networks.h"
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

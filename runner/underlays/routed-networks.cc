@@ -8,6 +8,8 @@
 
 #include <ostream>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

@@ -22,7 +22,7 @@ namespace ns3
 {
 
 /// The access.* keys, declared once for every underlay that puts learners behind access links.
-const std::vector<AlgorithmKey>& AccessLinkKeys();
+const std::vector<dlsim::AlgorithmKey>& AccessLinkKeys();
 
 /// The access links of scenario `c` (access.file read when given).
 AccessModel ReadAccessModel(const ScenarioConfig& c);

@@ -10,6 +10,8 @@
 #include "routed-networks.h"
 #include "router-topology-reader.h"
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

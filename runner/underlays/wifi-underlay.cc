@@ -13,6 +13,8 @@
 
 #include <cmath>
 
+using namespace dlsim; // the learning core (model/core)
+
 namespace ns3
 {
 

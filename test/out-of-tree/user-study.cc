@@ -13,6 +13,8 @@
 
 #include <iostream>
 
+using namespace dlsim; // the learning core (model/core)
+
 using namespace ns3;
 
 int
