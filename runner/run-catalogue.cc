@@ -168,9 +168,14 @@ ResolvedValues(const nlohmann::json& summary)
     {
         return resolved;
     }
+    // Scalars only: a run writes nothing else there, and dump() of a hostile file's deeply
+    // nested value would recurse as deep as it is nested.
     for (const auto& [key, value] : object->items())
     {
-        resolved[key] = value.is_string() ? value.get<std::string>() : value.dump();
+        if (!value.is_structured())
+        {
+            resolved[key] = value.is_string() ? value.get<std::string>() : value.dump();
+        }
     }
     return resolved;
 }

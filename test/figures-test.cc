@@ -232,6 +232,20 @@ TEST(RunCatalogue, ABrokenSummaryJsonIsNamedAndLeftOut)
     EXPECT_EQ(IncompleteRunReason(dir + "/broken"), "summary.json is not a JSON object");
     std::ofstream(dir + "/broken/summary.json") << "{\"status\": \"finished\", \"nodes\": \"4\"}";
     EXPECT_EQ(IncompleteRunReason(dir + "/broken"), "summary.json has no number for nodes");
+    // A hostile "resolved" value nested 100,000 deep: read without recursing (no crash), left out.
+    WriteRun(dir + "/broken", "seed = 2\n", kCurve);
+    std::string deep = ReadWholeFile(dir + "/broken/summary.json");
+    const std::string empty = "\"resolved\": {}";
+    const size_t resolved = deep.find(empty);
+    ASSERT_NE(resolved, std::string::npos) << deep;
+    deep.replace(resolved,
+                 empty.size(),
+                 "\"resolved\": {\"x\": " + std::string(100000, '[') + std::string(100000, ']')
+                     + ", \"y\": 2}");
+    std::ofstream(dir + "/broken/summary.json") << deep;
+    const std::vector<RunRecord> both = ReadFinishedRuns(dir, -1.0, warnings);
+    ASSERT_EQ(both.size(), 2u);
+    EXPECT_EQ(both[0].resolved, (std::map<std::string, std::string>{{"y", "2"}}));
     fs::remove_all(dir);
 }
 
