@@ -76,8 +76,7 @@ class StreamFormatGuard
     explicit StreamFormatGuard(std::ostream& stream)
         : m_stream(stream), m_flags(stream.flags()), m_precision(stream.precision()),
           m_fill(stream.fill())
-    {
-    }
+    {}
 
     ~StreamFormatGuard()
     {
@@ -619,10 +618,7 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
     {
         // A number as a number, anything else (an algorithm's own `auto` key) as a string, so
         // that the file stays JSON.
-        std::string why;
-        const auto asNumber = ParseJsonObject("{\"v\": " + value + "}", why);
-        const bool number = asNumber && asNumber->count("v")
-                            && asNumber->at("v").kind == JsonScalar::Kind::Number;
+        const bool number = nlohmann::json::parse(value, nullptr, false).is_number();
         out << (first ? "" : ", ") << JsonString(key) << ": "
             << (number ? value : JsonString(value));
         first = false;
@@ -635,103 +631,6 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
         << "}\n";
     WriteFileAtomically(path, out.str());
 }
-
-namespace
-{
-
-/// Deeper documents are not summaries; the bound keeps a hostile file from exhausting the stack.
-constexpr int kMaxJsonDepth = 64;
-
-/// Collect the scalars of `value` by path ("a.b.0") into `out`.
-bool
-CollectScalars(const nlohmann::json& value,
-               const std::string& path,
-               int depth,
-               std::map<std::string, JsonScalar>& out,
-               std::string& why)
-{
-    if (depth > kMaxJsonDepth)
-    {
-        why = "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
-        return false;
-    }
-    const std::string prefix = path.empty() ? "" : path + ".";
-    if (value.is_object())
-    {
-        for (const auto& [key, member] : value.items())
-        {
-            if (!CollectScalars(member, prefix + key, depth + 1, out, why))
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-    if (value.is_array())
-    {
-        for (size_t i = 0; i < value.size(); ++i)
-        {
-            if (!CollectScalars(value[i], prefix + std::to_string(i), depth + 1, out, why))
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-    JsonScalar scalar;
-    if (value.is_string())
-    {
-        scalar.kind = JsonScalar::Kind::String;
-        scalar.text = value.get<std::string>();
-    }
-    else if (value.is_number())
-    {
-        scalar.kind = JsonScalar::Kind::Number;
-        scalar.number = value.get<double>();
-        scalar.text = value.dump();
-    }
-    else
-    {
-        scalar.text = value.dump(); // true, false or null
-    }
-    out[path] = scalar;
-    return true;
-}
-
-} // namespace
-
-std::optional<std::map<std::string, JsonScalar>>
-ParseJsonObject(const std::string& text, std::string& why)
-{
-    nlohmann::json document;
-    try
-    {
-        // Strict RFC 8259: no comments, nothing after the value; a number that overflows a
-        // double is an error, so every number read is finite.
-        document = nlohmann::json::parse(text);
-    }
-    catch (const nlohmann::json::exception& e)
-    {
-        why = std::string("not JSON (") + e.what() + ")";
-        return std::nullopt;
-    }
-    if (!document.is_object())
-    {
-        why = "not a JSON object";
-        return std::nullopt;
-    }
-    std::map<std::string, JsonScalar> scalars;
-    if (!CollectScalars(document, "", 0, scalars, why))
-    {
-        return std::nullopt;
-    }
-    return scalars;
-}
-
-} // namespace ns3
-
-namespace ns3
-{
 
 std::string
 SummaryCsvHeader()
@@ -763,54 +662,6 @@ SummaryCsvRow(const RunSummary& s)
     o << s.simulatedSeconds << "," << s.valueBytesPerNode << "," << s.metadataBytesPerNode << ","
       << s.wireBytesPerNode << "," << s.wallSeconds;
     return o.str();
-}
-
-} // namespace ns3
-
-namespace ns3
-{
-
-std::optional<std::vector<std::string>>
-ReadSummaryCsvRow(const std::string& path)
-{
-    std::ifstream in(path);
-    std::string header;
-    std::string row;
-    if (!in || !std::getline(in, header) || header != SummaryCsvHeader() || !std::getline(in, row))
-    {
-        return std::nullopt;
-    }
-    std::vector<std::string> fields;
-    std::stringstream ss(row);
-    for (std::string f; std::getline(ss, f, ',');)
-    {
-        fields.push_back(f);
-    }
-    if (!row.empty() && row.back() == ',')
-    {
-        fields.emplace_back();
-    }
-    const size_t columns = static_cast<size_t>(std::count(header.begin(), header.end(), ',')) + 1;
-    if (fields.size() != columns)
-    {
-        return std::nullopt;
-    }
-    // Every figure a finite number (the accuracies may be empty: nothing evaluated; the three
-    // "to target" columns too: not reached).
-    for (size_t i = 0; i < fields.size(); ++i)
-    {
-        if (fields[i].empty() && i <= 5)
-        {
-            continue;
-        }
-        char* end = nullptr;
-        const double value = std::strtod(fields[i].c_str(), &end);
-        if (fields[i].empty() || *end != '\0' || !std::isfinite(value))
-        {
-            return std::nullopt;
-        }
-    }
-    return fields;
 }
 
 } // namespace ns3

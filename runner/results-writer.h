@@ -192,43 +192,12 @@ class ResultsWriter
     RunSummary m_summary;
 };
 
-/// Write a summary as JSON, with "status": "finished" (what IsCompleteRun looks for).
+/// Write a summary as JSON, with "status": "finished" (what IncompleteRunReason looks for).
 void WriteSummaryJson(const RunSummary& summary, const std::string& path);
-
-/// A scalar of a JSON document: a string (unescaped), a number (`number` set), true, false
-/// or null (`text` "true", "false", "null").
-struct JsonScalar
-{
-    enum class Kind
-    {
-        String,
-        Number,
-        Literal
-    };
-    Kind kind = Kind::Literal;
-    std::string text;
-    double number = 0.0;
-};
-
-/**
- * Parse `text` as one JSON object (strictly: RFC 8259, nothing after it) into its scalars by
- * path: {"a": {"b": [1, 2]}} gives "a.b.0" and "a.b.1". Numbers that overflow a double are
- * errors. Returns nullopt and sets `why` (e.g. "not JSON at byte 12") when it does not parse.
- */
-std::optional<std::map<std::string, JsonScalar>> ParseJsonObject(const std::string& text,
-                                                                 std::string& why);
 
 /// The summary's figures as CSV columns: header and one row (what grid indexes are built from).
 std::string SummaryCsvHeader();
 std::string SummaryCsvRow(const RunSummary& summary);
-
-/**
- * The row of a summary.csv, split into fields, if the file is complete: the expected header
- * and one row of finite numbers (the accuracy and to-target columns may be empty: nothing
- * evaluated, target not reached). Anything else (missing, empty, truncated, another header) is
- * nullopt: the run did not finish.
- */
-std::optional<std::vector<std::string>> ReadSummaryCsvRow(const std::string& path);
 
 } // namespace ns3
 

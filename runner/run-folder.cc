@@ -6,7 +6,6 @@
 
 #include "capture-config.h"
 #include "result-files.h"
-#include "results-writer.h"
 
 #include <atomic>
 #include <cerrno>
@@ -60,95 +59,7 @@ ReadIniValues(const std::string& text)
     return values;
 }
 
-std::string
-ReadText(const std::string& path)
-{
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 } // namespace
-
-std::string
-IncompleteRunReason(const std::string& folder)
-{
-    const std::string path = folder + "/summary.json";
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(path, error))
-    {
-        return "no summary.json";
-    }
-    const std::string text = ReadText(path);
-    if (text.empty())
-    {
-        return "summary.json is empty";
-    }
-    std::string why;
-    const auto json = ParseJsonObject(text, why);
-    if (!json)
-    {
-        return "summary.json is " + why;
-    }
-    // Summaries written before dlsim recorded a status have none: they are judged by their
-    // figures alone, so that earlier results are neither rerun nor replaced without --overwrite.
-    auto status = json->find("status");
-    if (status != json->end()
-        && (status->second.kind != JsonScalar::Kind::String || status->second.text != "finished"))
-    {
-        return "summary.json does not say the run finished";
-    }
-    // The figures every finished run writes (WriteSummaryJson); ParseJsonObject has made sure
-    // that numbers are finite.
-    for (const char* field : {"nodes",
-                              "rounds",
-                              "seed",
-                              "simulated_time_s",
-                              "wall_time_s",
-                              "bytes_per_node.values",
-                              "bytes_per_node.metadata",
-                              "bytes_per_node.total"})
-    {
-        auto it = json->find(field);
-        if (it == json->end() || it->second.kind != JsonScalar::Kind::Number)
-        {
-            return std::string("summary.json has no number for ") + field;
-        }
-    }
-    // Accuracies: all three numbers from 0 to 1, or all three null (nothing evaluated).
-    size_t nulls = 0;
-    for (const char* field : {"final_accuracy.mean", "final_accuracy.min", "final_accuracy.max"})
-    {
-        auto it = json->find(field);
-        const bool isNull = it != json->end() && it->second.kind == JsonScalar::Kind::Literal
-                            && it->second.text == "null";
-        const bool isAccuracy = it != json->end() && it->second.kind == JsonScalar::Kind::Number
-                                && it->second.number >= 0.0 && it->second.number <= 1.0;
-        if (!isNull && !isAccuracy)
-        {
-            return std::string("summary.json has no accuracy (a number from 0 to 1, or null) "
-                               "for ")
-                   + field;
-        }
-        nulls += isNull;
-    }
-    if (nulls != 0 && nulls != 3)
-    {
-        return "summary.json has some final accuracies null and others not";
-    }
-    if (!ReadSummaryCsvRow(folder + "/summary.csv"))
-    {
-        return "summary.csv is missing, cut short or not numbers";
-    }
-    return "";
-}
-
-bool
-HasCompleteResults(const std::string& folder)
-{
-    return IncompleteRunReason(folder).empty();
-}
 
 bool
 SameConfiguration(const std::string& a, const std::string& b)
@@ -300,7 +211,7 @@ RunResultFiles()
 void
 PrepareRunFolder(const std::string& folder, const std::string& ini, bool overwrite)
 {
-    const std::string previousIni = ReadText(folder + "/config.ini");
+    const std::string previousIni = ReadConfigIni(folder);
     if (HasCompleteResults(folder) && !overwrite && !previousIni.empty()
         && !SameConfiguration(previousIni, ini))
     {

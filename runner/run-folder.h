@@ -7,6 +7,7 @@
 #ifndef DLSIM_RUN_FOLDER_H
 #define DLSIM_RUN_FOLDER_H
 
+#include "run-catalogue.h"
 #include "scenario-config.h"
 
 #include <string>
@@ -57,20 +58,6 @@ unsigned long long ProcessStartTime(long pid);
  * it can be mistaken for this run's (its config.ini is replaced by this run's).
  */
 void PrepareRunFolder(const std::string& folder, const std::string& ini, bool overwrite);
-
-/**
- * Why `folder` does not hold a finished run ("no summary.json", "summary.json is not JSON ...",
- * "summary.json does not say the run finished", "summary.csv is missing or cut short", ...),
- * or "" when it does. A finished run is what a run writes last, whole: a summary.json that is
- * one JSON object with "status": "finished" and a finite number for each figure every run has
- * (the final accuracies may be null: nothing evaluated), and a summary.csv that parses
- * (ReadSummaryCsvRow). The one notion of a complete run: grid resume skips exactly these,
- * a run refuses to replace exactly these without --overwrite, collect indexes exactly these.
- */
-std::string IncompleteRunReason(const std::string& folder);
-
-/// Whether `folder` holds a finished run: IncompleteRunReason(folder) is empty.
-bool HasCompleteResults(const std::string& folder);
 
 /// Whether two config.ini texts set the same keys to the same values (comments aside).
 bool SameConfiguration(const std::string& a, const std::string& b);

@@ -340,6 +340,17 @@ TEST(BadInput, EveryCaseGetsItsExitStatusAndAMessageNamingTheProblem)
          "--seed='1, 2' --emit-jobs={DIR}/jobs.txt --out='{DIR}/line\nbreak'",
          2,
          {"--emit-jobs", "line break"}},
+        // dlsim-run's own options (read with Boost.Program_options): each bad one is named.
+        {"-j out of range", "-j 0", 2, {"-j expects a number of parallel runs", "got '0'"}},
+        {"--jobs without a number", "--jobs=", 2, {"-j expects", "got ''"}},
+        {"--emit-jobs without a file", "--emit-jobs=", 2, {"--emit-jobs needs a file name"}},
+        {"unknown figure style", "--figure-style=poster", 2, {"--figure-style 'poster'"}},
+        {"two scenario files",
+         "a.ini b.ini",
+         2,
+         {"more than one scenario file", "'a.ini' and 'b.ini'"}},
+        {"unknown short option", "-x", 2, {"unknown option '-x'"}},
+        {"a flag given a value", "--overwrite=yes", 2, {"--overwrite", "does not take"}},
         // Router and region files that say something else than they mean.
         {"Orbis file read as Inet",
          "--network=file --underlay.file={DIR}/isp.orbis",

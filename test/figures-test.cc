@@ -8,7 +8,9 @@
 #include "external-command.h"
 #include "results-plots.h"
 #include "results-writer.h"
+#include "run-catalogue.h"
 #include "run-command.h"
+#include "scenario-config.h"
 #include "time-to-target.h"
 
 #include <filesystem>
@@ -184,6 +186,146 @@ TEST(TimeToTarget, InterpolatesBetweenTheEvaluationsAroundTheFirstCrossing)
     EXPECT_DOUBLE_EQ(c->time, 0.0);
     EXPECT_FALSE(FindTargetCrossing(curve, 0.95).has_value());
     EXPECT_THROW(ParseCurveLine("10,abc,1,0.5"), std::runtime_error);
+}
+
+/// The catalogue reads a finished run whole: its keys, summary by column, resolved values, curve.
+TEST(RunCatalogue, ReadsAFinishedRunWhole)
+{
+    const std::string dir = FreshTempFolder("catalogue-whole");
+    WriteRun(dir + "/a", "seed = 3\ntarget_accuracy = 0.6\n", kCurve, {{"choco.gamma", "0.25"}});
+    std::ostringstream warnings;
+    const std::vector<RunRecord> runs = ReadFinishedRuns(dir, -1.0, warnings);
+    ASSERT_EQ(runs.size(), 1u) << warnings.str();
+    EXPECT_EQ(warnings.str(), "");
+    EXPECT_EQ(runs[0].dir, dir + "/a");
+    EXPECT_EQ(runs[0].config.at("seed"), "3");
+    EXPECT_EQ(runs[0].config.at("algorithm"), "dpsgd") << "a key config.ini lacks: its default";
+    EXPECT_EQ(runs[0].summary.at("final_accuracy_mean"), "0.9");
+    EXPECT_EQ(runs[0].resolved.at("choco.gamma"), "0.25");
+    ASSERT_TRUE(runs[0].curve.has_value());
+    EXPECT_EQ(runs[0].curve->size(), 5u);
+    // The to-target columns recomputed from the curve for the run's own target.
+    EXPECT_NEAR(std::stod(runs[0].summary.at("time_to_target_s")), 5.0 + 5.0 / 3.0, 1e-8);
+    fs::remove_all(dir);
+}
+
+/// A summary.json that is not JSON: the folder and the file are named, the run left out.
+TEST(RunCatalogue, ABrokenSummaryJsonIsNamedAndLeftOut)
+{
+    const std::string dir = FreshTempFolder("catalogue-broken-json");
+    WriteRun(dir + "/good", "seed = 1\n", kCurve);
+    WriteRun(dir + "/broken", "seed = 2\n", kCurve);
+    std::ofstream(dir + "/broken/summary.json") << "{\"status\": \"finished\", \"nodes\": ";
+    EXPECT_NE(IncompleteRunReason(dir + "/broken").find("summary.json is not JSON"),
+              std::string::npos)
+        << IncompleteRunReason(dir + "/broken");
+    std::ostringstream warnings;
+    const std::vector<RunRecord> runs = ReadFinishedRuns(dir, -1.0, warnings);
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].dir, dir + "/good");
+    EXPECT_NE(warnings.str().find(dir + "/broken is not a finished run (summary.json is not JSON"),
+              std::string::npos)
+        << warnings.str();
+    EXPECT_NE(warnings.str().find("left out"), std::string::npos) << warnings.str();
+    // A JSON document that is not an object, and one whose figure is not a number.
+    std::ofstream(dir + "/broken/summary.json") << "[1, 2]";
+    EXPECT_EQ(IncompleteRunReason(dir + "/broken"), "summary.json is not a JSON object");
+    std::ofstream(dir + "/broken/summary.json") << "{\"status\": \"finished\", \"nodes\": \"4\"}";
+    EXPECT_EQ(IncompleteRunReason(dir + "/broken"), "summary.json has no number for nodes");
+    // A hostile "resolved" value nested 100,000 deep: read without recursing (no crash), left out.
+    WriteRun(dir + "/broken", "seed = 2\n", kCurve);
+    std::string deep = ReadWholeFile(dir + "/broken/summary.json");
+    const std::string empty = "\"resolved\": {}";
+    const size_t resolved = deep.find(empty);
+    ASSERT_NE(resolved, std::string::npos) << deep;
+    deep.replace(resolved,
+                 empty.size(),
+                 "\"resolved\": {\"x\": " + std::string(100000, '[') + std::string(100000, ']')
+                     + ", \"y\": 2}");
+    std::ofstream(dir + "/broken/summary.json") << deep;
+    const std::vector<RunRecord> both = ReadFinishedRuns(dir, -1.0, warnings);
+    ASSERT_EQ(both.size(), 2u);
+    EXPECT_EQ(both[0].resolved, (std::map<std::string, std::string>{{"y", "2"}}));
+    fs::remove_all(dir);
+}
+
+/// A run without curve.csv is read, but a new target cannot be computed for it: said so.
+TEST(RunCatalogue, AMissingCurveIsNamedWhenANewTargetNeedsIt)
+{
+    const std::string dir = FreshTempFolder("catalogue-no-curve");
+    WriteRun(dir + "/run", "seed = 1\n", kCurve);
+    fs::remove(dir + "/run/curve.csv");
+    std::ostringstream warnings;
+    const std::vector<RunRecord> runs = ReadFinishedRuns(dir, -1.0, warnings);
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_FALSE(runs[0].curve.has_value());
+    try
+    {
+        ReadFinishedRuns(dir, 0.5, warnings);
+        ADD_FAILURE() << "no error for a new target without curve.csv";
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_EQ(std::string(e.what()),
+                  "run " + dir + "/run has no curve.csv to recompute the target from");
+    }
+    // A curve.csv that does not parse names the file and the line.
+    std::ofstream(dir + "/run/curve.csv") << "round,time_s\n10,abc,1,0.5\n";
+    try
+    {
+        ReadFinishedRuns(dir, -1.0, warnings);
+        ADD_FAILURE() << "no error for a broken curve.csv";
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find(dir + "/run/curve.csv: a curve line has 'abc'"),
+                  std::string::npos)
+            << e.what();
+    }
+    fs::remove_all(dir);
+}
+
+/// A folder with a partial run (interrupted: *.partial files, a summary.csv but no summary.json)
+/// is named and left out; a folder of nothing but partial files is no run at all.
+TEST(RunCatalogue, APartialRunIsNamedAndLeftOut)
+{
+    const std::string dir = FreshTempFolder("catalogue-partial");
+    WriteRun(dir + "/done", "seed = 1\n", kCurve);
+    WriteRun(dir + "/cut", "seed = 2\n", kCurve);
+    fs::remove(dir + "/cut/summary.json");
+    fs::rename(dir + "/cut/curve.csv", dir + "/cut/curve.csv.partial");
+    fs::create_directories(dir + "/started");
+    std::ofstream(dir + "/started/config.ini") << "seed = 3\n";
+    std::ofstream(dir + "/started/rounds.csv.partial") << "round\n1\n";
+    EXPECT_EQ(FindRunFolders(dir), (std::vector<std::string>{dir + "/cut", dir + "/done"}));
+    EXPECT_EQ(IncompleteRunReason(dir + "/cut"), "no summary.json");
+    EXPECT_FALSE(HasCompleteResults(dir + "/started"));
+    std::ostringstream warnings;
+    const std::vector<RunRecord> runs = ReadFinishedRuns(dir, -1.0, warnings);
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].dir, dir + "/done");
+    EXPECT_NE(warnings.str().find(dir + "/cut is not a finished run (no summary.json)"),
+              std::string::npos)
+        << warnings.str();
+    // A summary.csv cut short beside a good summary.json.
+    WriteRun(dir + "/cut", "seed = 2\n", kCurve);
+    std::ofstream(dir + "/cut/summary.csv") << SummaryCsvHeader() << "\n0.9,0.8";
+    EXPECT_EQ(IncompleteRunReason(dir + "/cut"),
+              "summary.csv is missing, cut short or not numbers");
+    EXPECT_FALSE(ReadSummaryCsv(dir + "/cut/summary.csv").has_value());
+    // Nothing finished at all: the folder is named.
+    fs::remove_all(dir + "/done");
+    try
+    {
+        RequireFinishedRuns(dir, -1.0, warnings);
+        ADD_FAILURE() << "no error without a finished run";
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("no finished runs"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find(dir), std::string::npos) << e.what();
+    }
+    fs::remove_all(dir);
 }
 
 TEST(Figures, CollectWithATargetRewritesTheIndexFromTheCurves)

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "grid-scheduler.h"
+
+#include "capture-config.h"
+#include "external-command.h"
+#include "grid-table.h"
+#include "result-files.h"
+#include "results-plots.h"
+#include "run-folder.h"
+#include "scenario-runner.h"
+#include "worker-pool.h"
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <spawn.h>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+using namespace dlsim; // the learning core (model/core)
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Create a folder, or say why not (e.g. permission denied).
+void
+CreateFolder(const std::string& folder)
+{
+    std::error_code error;
+    std::filesystem::create_directories(folder, error);
+    if (error)
+    {
+        throw ResultFileError("cannot create " + folder + ": " + error.message());
+    }
+}
+
+/// The grid's running children, for the signal handler (fixed storage: async-signal-safe).
+constexpr size_t kMaxJobs = 1024;
+volatile pid_t g_children[kMaxJobs] = {};
+
+/// An interrupted grid takes its runs down with it, so that a rerun can take their folders over.
+extern "C" void
+StopChildren(int signal)
+{
+    for (size_t i = 0; i < kMaxJobs; ++i)
+    {
+        if (g_children[i] > 0)
+        {
+            ::kill(g_children[i], SIGTERM);
+        }
+    }
+    // Reap them before leaving: an orphaned zombie would still look alive to the folder lock of
+    // a rerun when init is slow to reap it.
+    for (size_t i = 0; i < kMaxJobs; ++i)
+    {
+        if (g_children[i] > 0)
+        {
+            ::waitpid(g_children[i], nullptr, 0);
+        }
+    }
+    ::_exit(128 + signal);
+}
+
+void
+RememberChild(pid_t pid, bool add)
+{
+    for (size_t i = 0; i < kMaxJobs; ++i)
+    {
+        if (add ? g_children[i] == 0 : g_children[i] == pid)
+        {
+            g_children[i] = add ? pid : 0;
+            return;
+        }
+    }
+}
+
+/**
+ * A point is complete when it holds a finished run (IncompleteRunReason) of exactly this
+ * configuration. A folder with a summary that is not a finished run's (empty, cut short,
+ * binary, without the figures of a finished run) is reported and run again.
+ */
+bool
+IsComplete(const GridPoint& point)
+{
+    const std::string out = point.config.GetString("out");
+    const bool hasSummary = std::filesystem::exists(out + "/summary.json")
+                            || std::filesystem::exists(out + "/summary.csv");
+    if (!hasSummary)
+    {
+        return false;
+    }
+    if (const std::string why = IncompleteRunReason(out); !why.empty())
+    {
+        std::cout << "dlsim: warning: " << out << " is not a finished run (" << why
+                  << "); running it again" << std::endl;
+        return false;
+    }
+    std::ostringstream ini;
+    point.config.WriteIni(ini);
+    if (!SameConfiguration(ReadConfigIni(out), ini.str()))
+    {
+        return false;
+    }
+    // Captures do not change results, but a point asked for them is not done without them.
+    if (const std::string missing = CaptureConfig::MissingFiles(point.config, out);
+        !missing.empty())
+    {
+        std::cout << "dlsim: note: " << out << " has " << missing << "; running it again"
+                  << std::endl;
+        return false;
+    }
+    return true;
+}
+
+/// Start `self point.ini` with its output going to the point's log file.
+pid_t
+SpawnPoint(const std::string& self, const GridPoint& point, unsigned runsAtOnce, bool overwrite)
+{
+    const std::string out = point.config.GetString("out");
+    CreateFolder(out);
+    const std::string ini = out + "/point.ini";
+    std::ostringstream text;
+    point.config.WriteIni(text);
+    WriteFileAtomically(ini, text.str());
+    // The child opens its log only once it holds the folder's lock, so a second grid never
+    // empties the log of a point another process still runs.
+    std::vector<std::string> args = {self, ini, "--no-plot", "--log-file=" + out + "/log.txt"};
+    if (overwrite)
+    {
+        args.push_back("--overwrite");
+    }
+    // Points running side by side share the cores: with more threads than cores the simulator
+    // threads (each run's critical path) would wait for each other's workers. One thread trains
+    // in the simulator's thread, which is best when the runs alone fill the cores.
+    if (runsAtOnce > 1 && point.config.GetString("run.threads") == "auto")
+    {
+        args.push_back("--run.threads="
+                       + std::to_string(std::max(1u, WorkerPool::DefaultThreads() / runsAtOnce)));
+    }
+    std::vector<char*> argv;
+    for (auto& a : args)
+    {
+        argv.push_back(a.data());
+    }
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    int rc = posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv.data(), environ);
+    if (rc != 0)
+    {
+        throw std::runtime_error("cannot start " + self + ": " + std::strerror(rc));
+    }
+    return pid;
+}
+
+} // namespace
+
+int
+EmitJobs(const ScenarioConfig& config,
+         const std::vector<GridPoint>& points,
+         const std::string& file)
+{
+    // A jobs file holds one command per line: a path with a line break cannot be written into
+    // it as one word that every shell reads back (POSIX quoting keeps the break).
+    auto checkOneLine = [](const std::string& what, const std::string& path)
+    {
+        if (path.find_first_of("\n\r") != std::string::npos)
+        {
+            throw ScenarioError("--emit-jobs: " + what + " '" + path
+                                + "' holds a line break, which a jobs file (one command per "
+                                  "line) cannot carry; choose another name");
+        }
+    };
+    checkOneLine("the jobs file", file);
+    for (const auto& point : points)
+    {
+        checkOneLine("out", point.config.GetString("out"));
+    }
+    // A relative path starting with '-' would be read as an option.
+    auto asArgument = [](const std::string& path)
+    {
+        return ShellQuote(path.rfind('-', 0) == 0 ? "./" + path : path);
+    };
+    std::ostringstream jobs;
+    size_t count = 0;
+    for (const auto& point : points)
+    {
+        const std::string out = point.config.GetString("out");
+        CreateFolder(out);
+        std::ostringstream ini;
+        point.config.WriteIni(ini);
+        WriteFileAtomically(out + "/point.ini", ini.str());
+        // Relative paths: the command runs from the project root on whichever host gets it.
+        jobs << "./dlsim run " << asArgument(out + "/point.ini") << "\n";
+        ++count;
+    }
+    WriteFileAtomically(file, jobs.str());
+    std::ostringstream slurm;
+    slurm << "#!/bin/bash\n"
+          << "# Slurm array job: one task per line of " << asArgument(file) << ". Submit from the\n"
+          << "# dlsim project root with: sbatch " << asArgument(file + ".slurm") << "\n"
+          << "#SBATCH --job-name=dlsim\n"
+          << "#SBATCH --array=1-" << count << "\n"
+          << "#SBATCH --cpus-per-task=1\n"
+          << "#SBATCH --output=dlsim-%A_%a.log\n"
+          << "set -euo pipefail\n"
+          << "cd \"${SLURM_SUBMIT_DIR:-.}\"\n"
+          << "line=$(sed -n \"${SLURM_ARRAY_TASK_ID}p\" " << asArgument(file) << ")\n"
+          << "eval \"$line\"\n";
+    WriteFileAtomically(file + ".slurm", slurm.str());
+    std::cout << "dlsim: " << count << " commands in " << file << " (GNU parallel: parallel "
+              << "--sshloginfile HOSTS --workdir $PWD < " << asArgument(file)
+              << "), Slurm array job in " << file << ".slurm; afterwards: ./dlsim collect "
+              << asArgument(config.GetString("out")) << std::endl;
+    return 0;
+}
+
+int
+RunGrid(const ScenarioConfig& config,
+        const std::vector<GridPoint>& points,
+        const GridOptions& options)
+{
+    const unsigned jobs = options.jobs;
+    const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+    const std::string root = config.GetString("out");
+    // Every point's configuration is checked before any runs, so a bad value in the last
+    // point does not surface hours into the grid.
+    for (const auto& point : points)
+    {
+        try
+        {
+            CheckScenario(point.config);
+        }
+        catch (const std::exception& e)
+        {
+            throw ScenarioError("grid point " + point.name + ": " + e.what());
+        }
+    }
+    CreateFolder(root);
+    {
+        std::ostringstream ini;
+        config.WriteIni(ini);
+        WriteFileAtomically(root + "/config.ini", ini.str());
+    }
+    ::setenv("DLSIM_GRID_PARENT", std::to_string(::getpid()).c_str(), 1);
+    std::cout << "dlsim: grid of " << points.size() << " runs over " << GridAxes(config).size()
+              << " axes, " << jobs << " at a time; results in " << root << "/" << std::endl;
+    auto start = std::chrono::steady_clock::now();
+    std::signal(SIGINT, StopChildren);
+    std::signal(SIGTERM, StopChildren);
+    std::signal(SIGHUP, StopChildren);
+    using Clock = std::chrono::steady_clock;
+    std::map<pid_t, std::pair<size_t, Clock::time_point>> running; // point, start
+    std::vector<bool> failed(points.size(), false);
+    size_t next = 0;
+    size_t finished = 0;
+    double pointSeconds = 0.0; // wall time of the points that ran to an end here
+    size_t pointsTimed = 0;
+    auto elapsed = [&start]()
+    {
+        return std::chrono::duration<double>(Clock::now() - start).count();
+    };
+    // The wall time left: a finished point's mean for every point not started, the rest of it
+    // for every running one, shared by the parallel jobs.
+    auto timeLeft = [&]()
+    {
+        const double mean = pointSeconds / pointsTimed;
+        double work = mean * static_cast<double>(points.size() - next);
+        for (const auto& [pid, started] : running)
+        {
+            work += std::max(
+                0.0, mean - std::chrono::duration<double>(Clock::now() - started.second).count());
+        }
+        const size_t remaining = points.size() - finished;
+        return work / static_cast<double>(std::max<size_t>(1, std::min<size_t>(jobs, remaining)));
+    };
+    while (next < points.size() || !running.empty())
+    {
+        while (next < points.size() && running.size() < jobs)
+        {
+            const GridPoint& point = points[next];
+            if (IsComplete(point))
+            {
+                std::cout << "[" << ++finished << "/" << points.size() << "] " << point.name
+                          << ": already complete, skipped" << std::endl;
+            }
+            else
+            {
+                pid_t child
+                    = SpawnPoint(self,
+                                 point,
+                                 static_cast<unsigned>(std::min<size_t>(jobs, points.size())),
+                                 options.overwrite);
+                running[child] = {next, Clock::now()};
+                RememberChild(child, true);
+                std::cout << "[start] " << point.name << " (point " << next + 1 << " of "
+                          << points.size() << ": " << DescribePoint(point) << ")" << std::endl;
+            }
+            ++next;
+        }
+        if (running.empty())
+        {
+            continue;
+        }
+        int status = 0;
+        pid_t pid = ::wait(&status);
+        if (pid < 0)
+        {
+            break;
+        }
+        const auto [index, started] = running.at(pid);
+        running.erase(pid);
+        RememberChild(pid, false);
+        const GridPoint& point = points[index];
+        const std::string out = point.config.GetString("out");
+        std::cout << "[" << ++finished << "/" << points.size() << "] " << point.name << ": ";
+        const double pointWall = std::chrono::duration<double>(Clock::now() - started).count();
+        pointSeconds += pointWall;
+        ++pointsTimed;
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        {
+            std::cout << "done in " << HumanDuration(pointWall) << " wall (" << DescribeOutcome(out)
+                      << ")";
+        }
+        else
+        {
+            failed[index] = true;
+            std::cout << "FAILED, see " << out << "/log.txt";
+        }
+        if (finished < points.size())
+        {
+            std::cout << "; about " << HumanDuration(timeLeft()) << " left";
+        }
+        std::cout << std::endl;
+    }
+
+    // The index: one row per finished point, written as `dlsim collect` writes it.
+    std::vector<std::string> finishedDirs;
+    for (size_t i = 0; i < points.size(); ++i)
+    {
+        const std::string out = points[i].config.GetString("out");
+        if (!failed[i] && HasCompleteResults(out))
+        {
+            finishedDirs.push_back(out);
+        }
+    }
+    std::ostringstream quiet;
+    const size_t indexed = IndexRuns(root, finishedDirs, quiet);
+    const size_t failures = points.size() - indexed;
+    std::cout << "dlsim: index of " << indexed << " runs in " << root << "/index.csv, wall time "
+              << std::fixed << std::setprecision(0) << elapsed() << " s" << std::endl;
+    PrintGridTable(points, failed, config.GetString("target_accuracy"), std::cout);
+    if (failures > 0)
+    {
+        std::cerr << "dlsim: error: " << failures << " of " << points.size() << " runs failed"
+                  << std::endl;
+        return 1;
+    }
+    if (options.plot)
+    {
+        PlotRuns(root, std::cout, options.plotOptions);
+    }
+    return 0;
+}
+
+} // namespace ns3

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "run-index.h"
+
+#include "result-files.h"
+#include "results-writer.h"
+#include "scenario-config.h"
+#include "swept-values.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace ns3
+{
+
+std::vector<std::string>
+RunAxes(const std::vector<RunRecord>& runs)
+{
+    std::vector<std::string> axes;
+    for (const auto& key : ScenarioKeys())
+    {
+        if (!ChangesResults(key.name))
+        {
+            continue;
+        }
+        std::set<std::string> values;
+        for (const auto& r : runs)
+        {
+            values.insert(r.config.at(key.name));
+        }
+        if (values.size() > 1)
+        {
+            axes.push_back(key.name);
+        }
+    }
+    return axes;
+}
+
+namespace
+{
+
+/// index.csv of `runs` under `dir`: the one writer, for grids and for `collect`.
+void
+WriteIndex(const std::string& dir, std::vector<RunRecord> runs, std::ostream& log)
+{
+    const std::vector<std::string> axes = RunAxes(runs);
+    std::stable_sort(runs.begin(),
+                     runs.end(),
+                     [&axes](const RunRecord& a, const RunRecord& b)
+                     {
+                         for (const auto& axis : axes)
+                         {
+                             const std::string& x = a.config.at(axis);
+                             const std::string& y = b.config.at(axis);
+                             if (x != y)
+                             {
+                                 return SweptValueBefore(axis, x, y);
+                             }
+                         }
+                         return false;
+                     });
+    std::ostringstream index;
+    for (const auto& axis : axes)
+    {
+        index << axis << ",";
+    }
+    // Swept rates and latencies once more as numbers in bit/s and seconds, for plotting tools.
+    for (const auto& axis : axes)
+    {
+        if (!NumericColumnSuffix(axis).empty())
+        {
+            index << axis << NumericColumnSuffix(axis) << ",";
+        }
+    }
+    // Every run's summary.csv has this header (ReadSummaryCsv checked it).
+    const std::string header = SummaryCsvHeader();
+    std::vector<std::string> columns;
+    std::stringstream headerFields(header);
+    for (std::string column; std::getline(headerFields, column, ',');)
+    {
+        columns.push_back(column);
+    }
+    // The target the to-target columns refer to, which `collect --target_accuracy` changes.
+    const bool targetColumn = std::find(axes.begin(), axes.end(), "target_accuracy") == axes.end();
+    index << "run," << (targetColumn ? "target_accuracy," : "") << header << "\n";
+    for (const auto& run : runs)
+    {
+        for (const auto& axis : axes)
+        {
+            const std::string& v = run.config.at(axis);
+            index << (v.find(',') == std::string::npos ? v : "\"" + v + "\"") << ",";
+        }
+        for (const auto& axis : axes)
+        {
+            if (!NumericColumnSuffix(axis).empty())
+            {
+                index << std::setprecision(12) << NumericValue(axis, run.config.at(axis)) << ",";
+            }
+        }
+        index << fs::relative(run.dir, dir).string();
+        if (targetColumn)
+        {
+            index << "," << run.config.at("target_accuracy");
+        }
+        for (const auto& column : columns)
+        {
+            auto it = run.summary.find(column);
+            index << "," << (it == run.summary.end() ? "" : it->second);
+        }
+        index << "\n";
+    }
+    WriteFileAtomically(dir + "/index.csv", index.str());
+    log << "dlsim: index of " << runs.size() << " runs in " << dir << "/index.csv" << std::endl;
+}
+
+} // namespace
+
+size_t
+CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
+{
+    std::vector<RunRecord> runs = RequireFinishedRuns(dir, targetAccuracy, std::cerr);
+    WriteIndex(dir, runs, log);
+    return runs.size();
+}
+
+size_t
+IndexRuns(const std::string& dir, const std::vector<std::string>& runDirs, std::ostream& log)
+{
+    std::vector<RunRecord> runs;
+    for (const auto& runDir : runDirs)
+    {
+        std::vector<RunRecord> found = ReadFinishedRuns(runDir, -1.0, std::cerr);
+        runs.insert(runs.end(), found.begin(), found.end());
+    }
+    if (!runs.empty())
+    {
+        WriteIndex(dir, runs, log);
+    }
+    return runs.size();
+}
+
+} // namespace ns3

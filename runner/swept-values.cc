@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "swept-values.h"
+
+#include "random-variable-spec.h"
+#include "value-text.h"
+
+#include <cmath>
+#include <set>
+
+using namespace dlsim; // the learning core (model/core)
+
+namespace ns3
+{
+
+double
+SweptNumber(const std::string& key, const std::string& value, std::string& unit)
+{
+    try
+    {
+        static const std::set<std::string> rateKeys = {"link.bandwidth",
+                                                       "access.up",
+                                                       "access.down",
+                                                       "core.bandwidth",
+                                                       "regions.bandwidth",
+                                                       "underlay.bandwidth",
+                                                       "cross.rate"};
+        if (rateKeys.count(key) && !IsRandomVariableSpec(value))
+        {
+            unit = "Mbit/s";
+            return ParseDataRateBps(key, value) / 1e6;
+        }
+        if (key.size() > 8 && key.compare(key.size() - 8, 8, ".latency") == 0
+            && !IsRandomVariableSpec(value))
+        {
+            unit = "ms";
+            return ParseSeconds(key, value) * 1e3;
+        }
+        unit = "";
+        return std::stod(value);
+    }
+    catch (const std::exception&)
+    {
+        return std::nan("");
+    }
+}
+
+std::string
+NumericColumnSuffix(const std::string& key)
+{
+    std::string unit;
+    SweptNumber(key, "1", unit);
+    return unit == "Mbit/s" ? "_bps" : unit == "ms" ? "_s" : "";
+}
+
+double
+NumericValue(const std::string& key, const std::string& value)
+{
+    std::string unit;
+    double x = SweptNumber(key, value, unit);
+    return unit == "Mbit/s" ? x * 1e6 : unit == "ms" ? x * 1e-3 : x;
+}
+
+bool
+SweptValueBefore(const std::string& axis, const std::string& a, const std::string& b)
+{
+    if (!NumericColumnSuffix(axis).empty())
+    {
+        try
+        {
+            return NumericValue(axis, a) < NumericValue(axis, b);
+        }
+        catch (const std::exception&)
+        {
+            // A random variable or a file: no one number, so ordered as text.
+        }
+    }
+    double x = 0;
+    double y = 0;
+    if (ParseDecimal(a, x) && ParseDecimal(b, y) && x != y)
+    {
+        return x < y;
+    }
+    return a < b;
+}
+
+} // namespace ns3

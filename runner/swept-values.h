@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * A swept value (a grid axis's value) as a number: for sweep figures' x axes, index.csv's
+ * numeric columns and the order of index.csv's rows.
+ */
+#ifndef DLSIM_SWEPT_VALUES_H
+#define DLSIM_SWEPT_VALUES_H
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * `value` of `key` as a number for an axis, with the unit for the axis title (`unit`): a rate in
+ * Mbit/s, a latency in ms, else the number itself (empty unit). NaN when it is no one number (a
+ * random variable, a file name, text).
+ */
+double SweptNumber(const std::string& key, const std::string& value, std::string& unit);
+
+/**
+ * A swept value as a number in base units, for index.csv: a rate ("10Mbps") in bit/s with column
+ * suffix "_bps", a latency ("10ms") in seconds with "_s"; empty suffix when the key has no unit.
+ */
+std::string NumericColumnSuffix(const std::string& key);
+double NumericValue(const std::string& key, const std::string& value);
+
+/// Whether `a` comes before `b` on `axis`: rates and latencies by their value, other numbers as
+/// numbers, the rest as text; so a grid's points and `collect` list runs in one order.
+bool SweptValueBefore(const std::string& axis, const std::string& a, const std::string& b);
+
+} // namespace ns3
+
+#endif // DLSIM_SWEPT_VALUES_H
