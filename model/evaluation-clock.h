@@ -46,6 +46,7 @@ class EvaluationClock : public Object
     Time GetInterval() const;
 
   protected:
+    /// Forget the learners.
     void DoDispose() override;
 
   private:

@@ -32,7 +32,7 @@ namespace ns3
 /// Reported when a learner completes a round (after aggregation).
 struct RoundReport
 {
-    uint32_t learner = 0;
+    uint32_t learner = 0;         ///< the learner's id
     uint32_t round = 0;           ///< rounds are numbered from 1
     Time time;                    ///< simulated time at the end of the round
     Time computeTime;             ///< simulated time charged for local training
@@ -40,15 +40,15 @@ struct RoundReport
     uint64_t valueBytes = 0;      ///< model value bytes this node sent in this round
     uint64_t metadataBytes = 0;   ///< header, index and other non-value bytes sent in this round
     uint64_t totalValueBytes = 0; ///< cumulative value bytes since the start
-    uint64_t totalMetadataBytes = 0;
-    /// What the aggregation used: in-neighbours' messages of this round, of earlier rounds
-    /// (stale), and late or superseded messages discarded since the previous aggregation.
+    uint64_t totalMetadataBytes = 0; ///< cumulative metadata bytes since the start
+    /// What the aggregation used: in-neighbours' messages of this round (fresh), of earlier
+    /// rounds (stale), and late or superseded messages discarded since the previous one (dropped).
     uint32_t fresh = 0;
-    uint32_t stale = 0;
-    uint32_t dropped = 0;
+    uint32_t stale = 0;         ///< see fresh
+    uint32_t dropped = 0;       ///< see fresh
     uint32_t reused = 0;        ///< of the stale ones, cached messages used again (MissingModels)
     double meanStaleness = 0.0; ///< rounds behind this one, over the messages used
-    uint32_t maxStaleness = 0;
+    uint32_t maxStaleness = 0;  ///< the most rounds behind of the messages used
     /// Own messages of earlier rounds that were still waiting for TCP and were replaced by this
     /// round's (wait-free rounds of algorithms whose messages are models).
     uint32_t supersededSends = 0;
@@ -60,25 +60,32 @@ struct RoundReport
 /// Reported for every message sent (handed to TCP) or received (fully reassembled).
 struct MessageReport
 {
-    uint32_t sender = 0;
-    uint32_t receiver = 0;
-    uint32_t round = 0;
+    uint32_t sender = 0;     ///< the sending learner
+    uint32_t receiver = 0;   ///< the receiving learner
+    uint32_t round = 0;      ///< the sender's round
     uint64_t valueBytes = 0; ///< known to the sender only (0 on receipt)
     uint64_t totalBytes = 0; ///< header plus payload
-    Time time;
+    Time time;               ///< when it was handed to TCP, or fully received
 };
 
 /// Reported when a learner's host crashes or comes back.
 struct AvailabilityReport
 {
-    uint32_t learner = 0;
-    Time time;
-    bool up = false;
+    uint32_t learner = 0; ///< whose host
+    Time time;            ///< when
+    bool up = false;      ///< it came back (false: it crashed)
     bool forGood = false; ///< a crash with no recovery planned
 };
 
+/// The last round that learners waiting for each other agree on (see SetRoundBudget).
+struct RoundBudget
+{
+    uint32_t highestStarted = 0; ///< the highest round any learner has started
+    uint32_t lastRound = 0;      ///< 0 until the first round ends after the budget
+};
+
 /**
- * Runs rounds on one host: train (charged as simulated compute time), encode the sharing
+ * \brief Runs rounds on one host: train (charged as simulated compute time), encode the sharing
  * algorithm's payload and send it over TCP to every out-neighbour, wait for in-neighbours'
  * messages as the round mode says (later rounds' messages are buffered), let the algorithm
  * decode and aggregate the bytes that actually arrived, then start the next round.
@@ -92,20 +99,20 @@ struct AvailabilityReport
  * left out (its weight stays with the learner) or stands in with the latest message taken from
  * it (MissingModels).
  *
- * The application opens its sockets in StartApplication: one listening socket for incoming
- * connections, and one connection to each out-neighbour for outgoing messages. Evaluation costs
- * no simulated time.
+ * The application opens its connections in StartApplication through its MessageTransport (one
+ * listening socket for incoming connections, one connection to each out-neighbour); the round
+ * mode's decisions come from its RoundPolicy, evaluations run through a LearnerEvaluator.
+ * Evaluation costs no simulated time.
+ *
+ * Attributes and trace sources: see GetTypeId (each has its help string there) and the doc's
+ * table of LearnerApplication attributes. Trace sources: RoundCompleted (RoundReport),
+ * MessageSent and MessageReceived (MessageReport), Evaluated (EvalReport), Availability
+ * (AvailabilityReport), Failed (the reason).
  */
-/// The last round that learners waiting for each other agree on (see SetRoundBudget).
-struct RoundBudget
-{
-    uint32_t highestStarted = 0; ///< the highest round any learner has started
-    uint32_t lastRound = 0;      ///< 0 until the first round ends after the budget
-};
-
 class LearnerApplication : public Application
 {
   public:
+    /// \return the TypeId
     static TypeId GetTypeId();
 
     /// Signature of the RoundCompleted trace source.
@@ -139,7 +146,12 @@ class LearnerApplication : public Application
         std::vector<uint32_t> in; ///< whom it receives from, sorted
     };
 
-    /// Give the application its learner and algorithm (before the simulation starts).
+    /**
+     * \brief Give the application its learner and algorithm (before the simulation starts).
+     * \param learner the model, its optimiser and its partition
+     * \param algorithm how the learner shares and aggregates
+     * \param testSet what evaluations run on (null: none)
+     */
     void Setup(std::unique_ptr<dlsim::Learner> learner,
                std::unique_ptr<dlsim::SharingAlgorithm> algorithm,
                std::shared_ptr<const dlsim::Dataset> testSet);
@@ -149,12 +161,14 @@ class LearnerApplication : public Application
      * simulator goes on with other events meanwhile. Results are the same either way: the job
      * touches only this learner. Measured compute times (MeasuredComputeScale) still train in
      * the simulator's thread, since the compute time is what the training took.
+     * \param pool the run's workers (null: train in the simulator's thread)
      */
     void SetWorkerPool(std::shared_ptr<dlsim::WorkerPool> pool);
     /**
      * Evaluate on the workers too (needs a pool): the Evaluated reports of every learner
      * sharing `evaluations` come in the order the evaluations were made, but later, when their
      * results are ready; DeliverEvaluations hands on those still outstanding.
+     * \param evaluations the run's order of reports
      */
     void SetEvaluationDelivery(std::shared_ptr<dlsim::InOrderDelivery> evaluations);
     /// Wait for the evaluations made so far and report them (Evaluated), in order.
@@ -165,47 +179,64 @@ class LearnerApplication : public Application
      * them had started when the first round ended after the budget, and every learner completes
      * it. Without a shared budget each learner stops at its first round end after the budget,
      * and a neighbour that had already started the next round would wait for ever.
+     * \param budget shared by the run's learners
      */
     void SetRoundBudget(std::shared_ptr<RoundBudget> budget);
-    /// A static overlay: the same neighbours every round.
+    /**
+     * \brief A static overlay: the same neighbours every round.
+     * \param outPeers where this learner sends, with addresses
+     * \param inPeers whom it receives from
+     */
     void SetPeers(std::vector<Peer> outPeers, std::vector<uint32_t> inPeers);
-    /// A time-varying overlay: round t uses phases[((t - 1) / period) mod phases.size()].
+    /**
+     * \brief A time-varying overlay: round t uses phases[((t - 1) / period) mod phases.size()].
+     * \param phases the neighbours of each phase
+     * \param period rounds per phase
+     */
     void SetPeerSchedule(std::vector<PeerSet> phases, uint32_t period);
 
+    /// \return the learner (waits for a round's training on a worker to end)
     dlsim::Learner& GetLearner();
+    /// \return the learner's index in the overlay (LearnerId)
     uint32_t GetLearnerId() const;
-    /// Rounds the learner runs: the training rounds (Rounds) and the algorithm's extra ones.
+    /// \return the rounds the learner runs: the training rounds (Rounds) and the algorithm's
+    /// extra ones
     uint32_t GetTotalRounds() const;
-    /// Rounds completed so far.
+    /// \return the rounds completed so far
     uint32_t GetCompletedRounds() const;
-    /// Payload bytes this learner has received so far (what a watchdog counts as progress).
+    /// \return payload bytes this learner has received so far (what a watchdog counts as
+    /// progress)
     uint64_t GetReceivedBytes() const;
-    /// Whether the learner is training now (its round's compute time has not passed yet).
+    /// \return whether the learner is training now (its round's compute time has not passed)
     bool IsComputing() const;
+    /// \return whether the learner completed its last round
     bool IsFinished() const;
-    /// Whether nothing more will come from the learner: it finished, or crashed for good.
+    /// \return whether nothing more will come from the learner: it finished, or crashed for good
     bool IsDone() const;
 
     /**
      * The host crashes: training, sending and receiving stop, connections close, messages held
      * are lost; the learner keeps its model and round. Neighbours in deadline and async rounds
      * go on without it; in sync rounds the learner fails (its neighbours would wait for ever).
-     * `forGood`: no recovery will follow (it then counts as finished).
+     * \param forGood no recovery will follow (it then counts as done)
      */
     void Crash(bool forGood);
     /// The host is back: connections open again and the interrupted round starts over.
     void Recover();
+    /// \return whether the host is down
     bool IsCrashed() const;
 
     /**
-     * Evaluate now the model of the last aggregation (the initial model before the first one),
-     * reported as evaluation `index`: what timed evaluations (one clock for every learner) use.
+     * \brief Evaluate now the model of the last aggregation (the initial model before the first
+     * one): what timed evaluations (EvaluationClock) use.
+     * \param index reported as the evaluation's round: the clock's tick
      */
     void EvaluateNow(uint32_t index);
-    /// Whether the learner stopped on an error (reported through the Failed trace source).
+    /// \return whether the learner stopped on an error (reported through the Failed trace source)
     bool HasFailed() const;
 
   protected:
+    /// Release the transport, the learner and the algorithm (after a worker's training ends).
     void DoDispose() override;
 
   private:

@@ -67,7 +67,10 @@ class MessageTransport : public Object
         std::function<void(const std::string& why)> failed;
     };
 
-    /// Set what the transport reports to (before Open).
+    /**
+     * \brief Set what the transport reports to (before Open).
+     * \param handlers the round logic's answers
+     */
     void SetHandlers(Handlers handlers);
 
     /**

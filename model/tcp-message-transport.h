@@ -81,6 +81,7 @@ class TcpMessageTransport : public MessageTransport
     static constexpr uint32_t kPieceSize = 65536;
 
   protected:
+    /// Drop the sockets (without closing them: the simulation is over).
     void DoDispose() override;
 
   private:
@@ -98,7 +99,7 @@ class TcpMessageTransport : public MessageTransport
             /// connection that sends it.
             std::shared_ptr<const std::vector<Ptr<Packet>>> pieces;
             uint64_t size = 0; ///< bytes of the framed message
-            uint64_t valueBytes = 0;
+            uint64_t valueBytes = 0; ///< of which model values
         };
 
         std::deque<Queued> queue;
