@@ -214,12 +214,15 @@ struct ScenarioPlan
     TrainingConfig training;
     SharingConfig sharing;
     uint32_t segmentSize = 0;
+    std::string initFile;     ///< model.init_file ("" none)
+    uint32_t tcpBuffer = 0;   ///< tcp.buffer
+    uint32_t initialCwnd = 0; ///< tcp.initial_cwnd
     std::unique_ptr<UnderlayConfig> underlay;
     /// Declared before RunScenario's SimulatorCleanup, so that it outlives the devices.
     std::unique_ptr<CaptureConfig> capture;
     std::unique_ptr<ComputeTimeModel> compute;
     std::string roundMode;
-    Time roundTimeout;
+    Time roundTimeout; ///< Time::Max: none (as the RoundTimeout attribute)
     std::string lateMessages;
     std::string missingModels;
     Time duration;
@@ -239,14 +242,14 @@ struct ScenarioPlan
     std::string out;
 };
 
-/// A positive simulated time, or zero for "none"; a period that makes events has a floor.
+/// A positive simulated time, or `none` (the key's "none"); a period that makes events has a floor.
 Time
-ReadOptionalTime(const ScenarioConfig& c, const std::string& key, bool isPeriod = false)
+ReadOptionalTime(const ScenarioConfig& c, const std::string& key, Time none, bool isPeriod = false)
 {
     const std::string& text = c.GetString(key);
     if (text == "none")
     {
-        return Time(0);
+        return none;
     }
     const double seconds = isPeriod ? ParsePeriodSeconds(key, text) : ParseSeconds(key, text);
     if (!(seconds > 0.0))
@@ -263,9 +266,11 @@ ReadRoundMode(const ScenarioConfig& c, ScenarioPlan& plan)
     plan.roundMode = c.GetChoice("rounds.mode", RoundModeRegistry::Names());
     plan.lateMessages = c.GetChoice("rounds.late", {"drop", "stale"});
     plan.missingModels = c.GetChoice("rounds.missing", {"cache", "self"});
-    plan.roundTimeout = ReadOptionalTime(c, "rounds.timeout");
-    plan.duration = ReadOptionalTime(c, "rounds.duration");
-    plan.evalInterval = ReadOptionalTime(c, "eval.interval", true);
+    // "none" is what the attribute each key sets takes for none: waiting for ever, no time
+    // budget, evaluations by rounds.
+    plan.roundTimeout = ReadOptionalTime(c, "rounds.timeout", Time::Max());
+    plan.duration = ReadOptionalTime(c, "rounds.duration", Time(0));
+    plan.evalInterval = ReadOptionalTime(c, "eval.interval", Time(0), true);
     plan.faults = ReadFaultPlan(c.GetList("faults.crash"),
                                 c.GetString("faults.file"),
                                 c.GetList("faults.links"),
@@ -367,8 +372,9 @@ ReadPlan(const ScenarioConfig& c)
     const std::string& limit = c.GetString("run.time_limit");
     plan.timeLimit = limit == "none" ? Time(0) : Seconds(ParseSeconds("run.time_limit", limit));
     // TCP's buffers: ns-3 keeps a socket's window in 32 bits and scales it by at most 2^14.
-    c.GetUint("tcp.buffer", 1024, 1u << 30);
-    c.GetUint("tcp.initial_cwnd", 1, 65535);
+    plan.initFile = c.GetString("model.init_file");
+    plan.tcpBuffer = static_cast<uint32_t>(c.GetUint("tcp.buffer", 1024, 1u << 30));
+    plan.initialCwnd = static_cast<uint32_t>(c.GetUint("tcp.initial_cwnd", 1, 65535));
     // The profile chooses the socket and the timers' defaults (auto); explicit timers win.
     plan.tcpProfile = c.GetChoice("tcp.profile", {"ns3", "linux"});
     const bool linuxTcp = plan.tcpProfile == "linux";
@@ -421,12 +427,11 @@ DrawOverlay(const ScenarioPlan& plan)
 
 /// model.init_file read and checked as a file (its size against the model needs the data).
 std::shared_ptr<const std::vector<float>>
-ReadInitFile(const ScenarioConfig& c)
+ReadInitFile(const std::string& path)
 {
     try
     {
-        return std::make_shared<const std::vector<float>>(
-            ReadParameterFile(c.GetString("model.init_file")));
+        return std::make_shared<const std::vector<float>>(ReadParameterFile(path));
     }
     catch (const DatasetError& e)
     {
@@ -440,7 +445,7 @@ ReadInitFile(const ScenarioConfig& c)
  * partition file, all but the sample range) and the initial parameters' file.
  */
 void
-CheckInputs(const ScenarioConfig& c, uint32_t nodes)
+CheckInputs(const ScenarioConfig& c, const ScenarioPlan& plan)
 {
     const RegisteredParameters dataset = ReadRegistered<DatasetRegistration>(c, "dataset");
     ReadNormalization(dataset);
@@ -451,11 +456,11 @@ CheckInputs(const ScenarioConfig& c, uint32_t nodes)
     const RegisteredParameters scheme = ReadRegistered<PartitionRegistration>(c, "partition");
     if (const auto& check = PartitionRegistry::Get(scheme.GetName()).check)
     {
-        check(scheme, nodes);
+        check(scheme, plan.nodes);
     }
-    if (!c.GetString("model.init_file").empty())
+    if (!plan.initFile.empty())
     {
-        ReadInitFile(c);
+        ReadInitFile(plan.initFile);
     }
 }
 
@@ -530,7 +535,7 @@ CheckScenario(const ScenarioConfig& c)
 {
     ScenarioPlan plan = ReadPlan(c);
     OverlayGraph graph = DrawOverlay(plan).Union();
-    CheckInputs(c, plan.nodes);
+    CheckInputs(c, plan);
     // What only a built network can tell (files of routers, drawn rates and latencies, routes
     // longer than the TTL, cross traffic against its links, the links faults name): build it,
     // check, and throw it away.
@@ -549,7 +554,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     ScenarioPlan plan = ReadPlan(c);
     // Missing or broken input files are refused before the run folder is touched.
     SetRunStep("checking the input files");
-    CheckInputs(c, plan.nodes);
+    CheckInputs(c, plan);
     SimulatorCleanup cleanup;
     SetRunStep("preparing the run folder");
     const std::string& out = plan.out;
@@ -622,26 +627,26 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     SetRunStep("loading and partitioning the data");
     DatasetSplit data = LoadData(c, plan.seed);
     LogDataset(*data.train, *data.test, log);
-    if (!c.GetString("model.init_file").empty())
+    if (!plan.initFile.empty())
     {
         // Every learner starts from the file's parameters, whatever model.same_init says.
         const Dataset& train = *data.train;
         const size_t expected = CountModelParameters(
             plan.training.model, train.channels, train.height, train.width, train.numClasses);
-        std::shared_ptr<const std::vector<float>> initial = ReadInitFile(c);
+        std::shared_ptr<const std::vector<float>> initial = ReadInitFile(plan.initFile);
         if (initial->size() != expected)
         {
             throw ScenarioError(
-                "model.init_file: " + c.GetString("model.init_file") + " holds "
-                + std::to_string(initial->size()) + " parameters, but model " + plan.training.model
-                + " for " + std::to_string(train.channels) + "x" + std::to_string(train.height)
-                + "x" + std::to_string(train.width) + " inputs and "
-                + std::to_string(train.numClasses) + " classes has " + std::to_string(expected));
+                "model.init_file: " + plan.initFile + " holds " + std::to_string(initial->size())
+                + " parameters, but model " + plan.training.model + " for "
+                + std::to_string(train.channels) + "x" + std::to_string(train.height) + "x"
+                + std::to_string(train.width) + " inputs and " + std::to_string(train.numClasses)
+                + " classes has " + std::to_string(expected));
         }
         plan.training.initialParameters = initial;
-        plan.training.initialParametersSource = "model.init_file " + c.GetString("model.init_file");
+        plan.training.initialParametersSource = "model.init_file " + plan.initFile;
         log << "model: every learner starts from the " << expected << " parameters in "
-            << c.GetString("model.init_file") << " (model.same_init does not apply)" << std::endl;
+            << plan.initFile << " (model.same_init does not apply)" << std::endl;
     }
     const RegisteredParameters scheme = ReadRegistered<PartitionRegistration>(c, "partition");
     Partition partition = MakePartition(scheme, *data.train, plan.nodes, plan.seed);
@@ -687,14 +692,13 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     learners.SetAttribute("RoundMode", StringValue(plan.roundMode));
     learners.SetAttribute("LateMessages", StringValue(plan.lateMessages));
     learners.SetAttribute("MissingModels", StringValue(plan.missingModels));
-    learners.SetAttribute("RoundTimeout",
-                          TimeValue(plan.roundTimeout.IsZero() ? Time::Max() : plan.roundTimeout));
+    learners.SetAttribute("RoundTimeout", TimeValue(plan.roundTimeout));
     learners.SetAttribute("Duration", TimeValue(plan.duration));
     learners.SetAttribute("EvalInterval", TimeValue(plan.evalInterval));
     learners.SetAttribute("EvalSamples", UintegerValue(plan.evalSamples));
     learners.SetAttribute("TcpSegmentSize", UintegerValue(plan.segmentSize));
-    learners.SetAttribute("TcpBufferSize", UintegerValue(c.GetUint("tcp.buffer")));
-    learners.SetAttribute("TcpInitialCwnd", UintegerValue(c.GetUint("tcp.initial_cwnd")));
+    learners.SetAttribute("TcpBufferSize", UintegerValue(plan.tcpBuffer));
+    learners.SetAttribute("TcpInitialCwnd", UintegerValue(plan.initialCwnd));
     learners.SetAttribute("TcpProfile", StringValue(plan.tcpProfile));
     learners.SetAttribute("TcpMinRto", TimeValue(plan.minRto));
     learners.SetAttribute("TcpDelAckTimeout", TimeValue(plan.delayedAck));
