@@ -93,9 +93,8 @@ ReadNormalization(const RegisteredParameters& dataset)
 }
 
 DatasetSplit
-LoadData(const ScenarioConfig& c, uint64_t seed)
+LoadData(const RegisteredParameters& dataset, uint64_t seed)
 {
-    const RegisteredParameters dataset = ReadRegistered<DatasetRegistration>(c, "dataset");
     return DatasetRegistry::Get(dataset.GetName())
         .create(dataset, ReadNormalization(dataset), seed);
 }
@@ -214,6 +213,9 @@ struct ScenarioPlan
     TrainingConfig training;
     SharingConfig sharing;
     uint32_t segmentSize = 0;
+    /// The dataset's and the partition's registrations with their keys' values.
+    std::optional<RegisteredParameters> dataset;
+    std::optional<RegisteredParameters> partition;
     std::string initFile;     ///< model.init_file ("" none)
     uint32_t tcpBuffer = 0;   ///< tcp.buffer
     uint32_t initialCwnd = 0; ///< tcp.initial_cwnd
@@ -373,6 +375,8 @@ ReadPlan(const ScenarioConfig& c)
     plan.timeLimit = limit == "none" ? Time(0) : Seconds(ParseSeconds("run.time_limit", limit));
     // TCP's buffers: ns-3 keeps a socket's window in 32 bits and scales it by at most 2^14.
     plan.initFile = c.GetString("model.init_file");
+    plan.dataset = ReadRegistered<DatasetRegistration>(c, "dataset");
+    plan.partition = ReadRegistered<PartitionRegistration>(c, "partition");
     plan.tcpBuffer = static_cast<uint32_t>(c.GetUint("tcp.buffer", 1024, 1u << 30));
     plan.initialCwnd = static_cast<uint32_t>(c.GetUint("tcp.initial_cwnd", 1, 65535));
     // The profile chooses the socket and the timers' defaults (auto); explicit timers win.
@@ -445,15 +449,15 @@ ReadInitFile(const std::string& path)
  * partition file, all but the sample range) and the initial parameters' file.
  */
 void
-CheckInputs(const ScenarioConfig& c, const ScenarioPlan& plan)
+CheckInputs(const ScenarioPlan& plan)
 {
-    const RegisteredParameters dataset = ReadRegistered<DatasetRegistration>(c, "dataset");
+    const RegisteredParameters& dataset = *plan.dataset;
     ReadNormalization(dataset);
     if (const auto& check = DatasetRegistry::Get(dataset.GetName()).check)
     {
         check(dataset);
     }
-    const RegisteredParameters scheme = ReadRegistered<PartitionRegistration>(c, "partition");
+    const RegisteredParameters& scheme = *plan.partition;
     if (const auto& check = PartitionRegistry::Get(scheme.GetName()).check)
     {
         check(scheme, plan.nodes);
@@ -535,7 +539,7 @@ CheckScenario(const ScenarioConfig& c)
 {
     ScenarioPlan plan = ReadPlan(c);
     OverlayGraph graph = DrawOverlay(plan).Union();
-    CheckInputs(c, plan);
+    CheckInputs(plan);
     // What only a built network can tell (files of routers, drawn rates and latencies, routes
     // longer than the TTL, cross traffic against its links, the links faults name): build it,
     // check, and throw it away.
@@ -554,7 +558,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     ScenarioPlan plan = ReadPlan(c);
     // Missing or broken input files are refused before the run folder is touched.
     SetRunStep("checking the input files");
-    CheckInputs(c, plan);
+    CheckInputs(plan);
     SimulatorCleanup cleanup;
     SetRunStep("preparing the run folder");
     const std::string& out = plan.out;
@@ -625,7 +629,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     }
 
     SetRunStep("loading and partitioning the data");
-    DatasetSplit data = LoadData(c, plan.seed);
+    DatasetSplit data = LoadData(*plan.dataset, plan.seed);
     LogDataset(*data.train, *data.test, log);
     if (!plan.initFile.empty())
     {
@@ -648,7 +652,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
         log << "model: every learner starts from the " << expected << " parameters in "
             << plan.initFile << " (model.same_init does not apply)" << std::endl;
     }
-    const RegisteredParameters scheme = ReadRegistered<PartitionRegistration>(c, "partition");
+    const RegisteredParameters& scheme = *plan.partition;
     Partition partition = MakePartition(scheme, *data.train, plan.nodes, plan.seed);
     if (const auto& describe = PartitionRegistry::Get(scheme.GetName()).describe)
     {
