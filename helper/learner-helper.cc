@@ -3,14 +3,15 @@
  * dlsim: an ns-3 module for decentralized learning.
  */
 #include "learner-helper.h"
-#include "round-schedule.h"
 
 #include "learner-application.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
+#include "ns3/simulator.h"
 #include "ns3/uinteger.h"
+#include "round-schedule.h"
 
 #include <algorithm>
 #include <numeric>
@@ -104,6 +105,61 @@ LearnerHelper::SetWorkerThreads(uint32_t threads)
     m_pool = threads > 1 ? std::make_shared<WorkerPool>(threads) : nullptr;
     m_evaluations = m_pool ? std::make_shared<InOrderDelivery>() : nullptr;
 }
+
+void
+LearnerHelper::SetStopWhenDone(bool stop)
+{
+    m_stopWhenDone = stop;
+}
+
+namespace
+{
+
+/// Stops the simulation when the last of the learners installed together is done.
+struct CompletionWatch : public SimpleRefCount<CompletionWatch>
+{
+    std::vector<bool> done; ///< per learner id
+    uint32_t doneCount = 0; ///< of them done
+
+    /// Learner `learner` is done (once or more).
+    void Done(uint32_t learner)
+    {
+        if (learner < done.size() && !done[learner])
+        {
+            done[learner] = true;
+            if (++doneCount == done.size())
+            {
+                Simulator::Stop();
+            }
+        }
+    }
+};
+
+void
+RoundCompletedForWatch(Ptr<CompletionWatch> watch, const RoundReport& report)
+{
+    if (report.finished)
+    {
+        watch->Done(report.learner);
+    }
+}
+
+void
+AvailabilityForWatch(Ptr<CompletionWatch> watch, const AvailabilityReport& report)
+{
+    if (!report.up && report.forGood)
+    {
+        watch->Done(report.learner);
+    }
+}
+
+void
+FailedForWatch(const std::string& /* message */)
+{
+    Simulator::Stop(); // the learners that wait for the failed one would wait for ever
+}
+
+} // namespace
 
 ApplicationContainer
 LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
@@ -220,7 +276,24 @@ LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
     if (interval.Get().IsStrictlyPositive())
     {
         m_clock = CreateObject<EvaluationClock>();
+        m_clock->SetStopSimulation(m_stopWhenDone);
         m_clock->Start(apps, interval.Get());
+    }
+    if (m_stopWhenDone)
+    {
+        auto watch = Create<CompletionWatch>();
+        watch->done.assign(n, false); // learner ids are 0..n-1
+        for (uint32_t i = 0; i < apps.GetN(); ++i)
+        {
+            apps.Get(i)->TraceConnectWithoutContext("Failed", MakeCallback(&FailedForWatch));
+            if (!m_clock)
+            {
+                apps.Get(i)->TraceConnectWithoutContext(
+                    "RoundCompleted", MakeBoundCallback(&RoundCompletedForWatch, watch));
+                apps.Get(i)->TraceConnectWithoutContext(
+                    "Availability", MakeBoundCallback(&AvailabilityForWatch, watch));
+            }
+        }
     }
     return apps;
 }

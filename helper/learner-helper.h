@@ -89,6 +89,14 @@ class LearnerHelper
      * \param threads the number of worker threads
      */
     void SetWorkerThreads(uint32_t threads);
+    /**
+     * \brief Stop the simulation once nothing more will come from the learners Install made:
+     * every one finished its last round or crashed for good (with timed evaluations: after the
+     * clock's tick that follows), or one failed. On by default, so that Simulator::Run returns
+     * although other models keep making events (FlowMonitor's checks, Wi-Fi beacons).
+     * \param stop whether to
+     */
+    void SetStopWhenDone(bool stop);
 
     /**
      * One LearnerApplication on each node; throws std::invalid_argument when the overlay, the
@@ -128,6 +136,7 @@ class LearnerHelper
     std::shared_ptr<dlsim::WorkerPool> m_pool;
     std::shared_ptr<dlsim::InOrderDelivery> m_evaluations;
     Ptr<EvaluationClock> m_clock;
+    bool m_stopWhenDone = true;
 };
 
 } // namespace ns3

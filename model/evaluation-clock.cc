@@ -42,6 +42,12 @@ EvaluationClock::GetInterval() const
 }
 
 void
+EvaluationClock::SetStopSimulation(bool stop)
+{
+    m_stopSimulation = stop;
+}
+
+void
 EvaluationClock::DoDispose()
 {
     m_apps = ApplicationContainer();
@@ -68,6 +74,10 @@ EvaluationClock::Tick(uint32_t index)
     if (!done)
     {
         Simulator::Schedule(m_interval, &EvaluationClock::Tick, this, index + 1);
+    }
+    else if (m_stopSimulation)
+    {
+        Simulator::Stop();
     }
 }
 

@@ -44,6 +44,12 @@ class EvaluationClock : public Object
     void Start(ApplicationContainer apps, Time interval);
     /// \return the interval between ticks (zero before Start)
     Time GetInterval() const;
+    /**
+     * \brief Stop the simulation after the last tick (the first at which every learner is
+     * done), so that an own program's Simulator::Run returns though other events would go on.
+     * \param stop whether to (default: no)
+     */
+    void SetStopSimulation(bool stop);
 
   protected:
     /// Forget the learners.
@@ -54,6 +60,7 @@ class EvaluationClock : public Object
 
     ApplicationContainer m_apps;          //!< the learners evaluated
     Time m_interval;                      //!< between ticks
+    bool m_stopSimulation = false;        //!< Simulator::Stop after the last tick
     TracedCallback<uint32_t> m_tickTrace; //!< Tick
 };
 

@@ -8,6 +8,7 @@
 #include "learner-helper.h"
 #include "mixing-weights.h"
 #include "ns3/core-module.h"
+#include "ns3/flow-monitor-helper.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "run-command.h"
@@ -202,32 +203,49 @@ LastRoundDuration(const std::string& dir)
     return ends.at(ends.size() - 1) - ends.at(ends.size() - 2);
 }
 
+/// An own program's set-up: 4 learners on a ring of 100 Mbit/s links, logistic regression on
+/// generated data, D-PSGD, 0.1 s of compute per round.
+struct SmallRing
+{
+    static constexpr uint32_t kLearners = 4; ///< learners
+    DatasetSplit data;                       ///< generated
+    NodeContainer nodes;                     ///< their hosts
+    Underlay underlay;                       ///< direct links
+    LearnerHelper learners;                  ///< set up, not installed
+
+    SmallRing()
+    {
+        RngSeedManager::SetSeed(3);
+        UseSingleThreadedTorch();
+        SyntheticSpec spec;
+        spec.trainSamples = 200;
+        spec.testSamples = 20;
+        data = MakeSyntheticDataset(spec);
+        nodes.Create(kLearners);
+        OverlayGraph graph = MakeRingGraph(kLearners);
+        DirectUnderlayHelper direct(graph);
+        direct.SetLinkModel(LinkModel("100Mbps", "1ms"));
+        underlay = direct.Install(nodes);
+        TrainingConfig training;
+        training.model = "logistic";
+        learners.SetData(data, PartitionIid(*data.train, kLearners, 1));
+        learners.SetTraining(training);
+        learners.SetSharing(SharingConfig{"dpsgd"});
+        learners.SetOverlay(graph);
+        learners.SetComputeTimeModel(ComputeTimeModel("fixed", "1", 0.1, 1.0));
+    }
+};
+
 // An own program that sets EvalInterval gets timed evaluations from LearnerHelper's clock, with
 // no runner: every learner at every multiple of the interval, ticks reported in order, and the
 // simulation ends by itself after the tick that follows the last round (no Simulator::Stop).
 TEST(Simulation, AnOwnProgramsEvalIntervalIsKeptByTheHelpersClock)
 {
-    const uint32_t n = 4;
-    RngSeedManager::SetSeed(3);
-    UseSingleThreadedTorch();
-    SyntheticSpec spec;
-    spec.trainSamples = 200;
-    spec.testSamples = 20;
-    DatasetSplit data = MakeSyntheticDataset(spec);
-    NodeContainer nodes;
-    nodes.Create(n);
-    OverlayGraph graph = MakeRingGraph(n);
-    DirectUnderlayHelper direct(graph);
-    direct.SetLinkModel(LinkModel("100Mbps", "1ms"));
-    Underlay underlay = direct.Install(nodes);
-    TrainingConfig training;
-    training.model = "logistic";
-    LearnerHelper learners;
-    learners.SetData(data, PartitionIid(*data.train, n, 1));
-    learners.SetTraining(training);
-    learners.SetSharing(SharingConfig{"dpsgd"});
-    learners.SetOverlay(graph);
-    learners.SetComputeTimeModel(ComputeTimeModel("fixed", "1", 0.1, 1.0));
+    const uint32_t n = SmallRing::kLearners;
+    SmallRing ring;
+    LearnerHelper& learners = ring.learners;
+    NodeContainer& nodes = ring.nodes;
+    Underlay& underlay = ring.underlay;
     learners.SetAttribute("Rounds", UintegerValue(5));
     learners.SetAttribute("EvalInterval", TimeValue(MilliSeconds(200)));
     ApplicationContainer apps = learners.Install(nodes, underlay.addresses);
@@ -276,6 +294,46 @@ TEST(Simulation, AnOwnProgramsEvalIntervalIsKeptByTheHelpersClock)
     {
         EXPECT_EQ(evaluations[k].first, k / n);
         EXPECT_DOUBLE_EQ(evaluations[k].second, 0.2 * (k / n));
+    }
+}
+
+// Simulator::Run of an own program returns when the learners are done, though FlowMonitor keeps
+// scheduling its checks for ever (LearnerHelper::SetStopWhenDone, on by default); with it off,
+// only the program's own stop ends the run.
+TEST(Simulation, AnOwnProgramsRunReturnsWhenTheLearnersAreDone)
+{
+    for (bool stopWhenDone : {true, false})
+    {
+        const uint32_t n = SmallRing::kLearners;
+        SmallRing ring;
+        LearnerHelper& learners = ring.learners;
+        NodeContainer& nodes = ring.nodes;
+        Underlay& underlay = ring.underlay;
+        learners.SetAttribute("Rounds", UintegerValue(3));
+        learners.SetStopWhenDone(stopWhenDone);
+        ApplicationContainer apps = learners.Install(nodes, underlay.addresses);
+        apps.Start(Seconds(0));
+        FlowMonitorHelper flows;
+        flows.InstallAll();
+        const Time guard = Seconds(300);
+        Simulator::Stop(guard);
+        Simulator::Run();
+        const Time end = Simulator::Now();
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            EXPECT_TRUE(DynamicCast<LearnerApplication>(apps.Get(i))->IsFinished()) << i;
+        }
+        Simulator::Destroy();
+        std::cout << "stop when done " << stopWhenDone << ": Simulator::Run returned at "
+                  << end.GetSeconds() << " s" << std::endl;
+        if (stopWhenDone)
+        {
+            EXPECT_LT(end, Seconds(5));
+        }
+        else
+        {
+            EXPECT_EQ(end, guard);
+        }
     }
 }
 
