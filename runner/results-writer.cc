@@ -221,10 +221,7 @@ ResultsWriter::OnAvailability(const AvailabilityReport& r)
         // Nothing more will come from it: the run ends when the others are done.
         m_finished[r.learner] = true;
         m_summary.lostLearners.push_back(r.learner);
-        if (++m_finishedNodes == m_nodes && m_evalInterval.IsZero())
-        {
-            Simulator::Stop();
-        }
+        ++m_finishedNodes;
     }
 }
 
@@ -340,10 +337,6 @@ ResultsWriter::OnTick(uint32_t index)
         ReportEvalRound(index);
         m_evals.erase(index);
     }
-    if (AllFinished())
-    {
-        Simulator::Stop();
-    }
 }
 
 void
@@ -405,11 +398,7 @@ ResultsWriter::OnRound(const RoundReport& r)
     if (r.finished && !m_finished[r.learner])
     {
         m_finished[r.learner] = true;
-        // Timed evaluations stop at the next tick, so that the final models are evaluated.
-        if (++m_finishedNodes == m_nodes && m_evalInterval.IsZero())
-        {
-            Simulator::Stop();
-        }
+        ++m_finishedNodes;
     }
 }
 

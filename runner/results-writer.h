@@ -80,11 +80,12 @@ struct RunSummary
  * accuracy) as the simulation runs, reports progress to `log` and computes
  * the summary. On a terminal, progress is a status line updated every round (round, simulated
  * time, latest mean accuracy, bytes, estimated wall time left); elsewhere one line per
- * evaluation. Stops the simulation when every learner has completed its last round.
+ * evaluation. It stops the simulation only on a failure or a stall (SetWatchdog): the end of a
+ * run, when every learner has completed its last round, is LearnerHelper's (SetStopWhenDone).
  *
  * When the learners' EvalInterval is set, they are evaluated on one clock instead
  * (EvaluationClock); a curve line is then one tick (its `round` is the tick's index), and the
- * run stops at the first tick after every learner finished.
+ * run ends at the first tick after every learner finished.
  */
 class ResultsWriter
 {

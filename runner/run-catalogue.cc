@@ -39,23 +39,6 @@ ReadText(const std::string& path)
     return ss.str();
 }
 
-/// The fields of one line of a file dlsim wrote (no quoting): "a,,b," is "a", "", "b", "".
-std::vector<std::string>
-SplitFields(const std::string& line)
-{
-    std::vector<std::string> fields;
-    std::stringstream ss(line);
-    for (std::string f; std::getline(ss, f, ',');)
-    {
-        fields.push_back(f);
-    }
-    if (!line.empty() && line.back() == ',')
-    {
-        fields.emplace_back();
-    }
-    return fields;
-}
-
 /// The member at `path` ("bytes_per_node.values") of a JSON object, or nullptr.
 const nlohmann::json*
 Member(const nlohmann::json& object, const std::string& path)
@@ -183,6 +166,22 @@ ResolvedValues(const nlohmann::json& summary)
 }
 
 } // namespace
+
+std::vector<std::string>
+SplitFields(const std::string& line)
+{
+    std::vector<std::string> fields;
+    std::stringstream ss(line);
+    for (std::string f; std::getline(ss, f, ',');)
+    {
+        fields.push_back(f);
+    }
+    if (!line.empty() && line.back() == ',')
+    {
+        fields.emplace_back();
+    }
+    return fields;
+}
 
 std::vector<std::string>
 FindRunFolders(const std::string& dir)

@@ -49,6 +49,9 @@ struct RunRecord
  */
 std::vector<std::string> FindRunFolders(const std::string& dir);
 
+/// The fields of one line of a file dlsim wrote (no quoting): "a,,b," is "a", "", "b", "".
+std::vector<std::string> SplitFields(const std::string& line);
+
 /**
  * The row of a summary.csv by column, if the file is complete: the expected header
  * (SummaryCsvHeader) and one row of finite numbers (the accuracy and to-target columns may be

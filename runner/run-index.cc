@@ -82,12 +82,7 @@ WriteIndex(const std::string& dir, std::vector<RunRecord> runs, std::ostream& lo
     }
     // Every run's summary.csv has this header (ReadSummaryCsv checked it).
     const std::string header = SummaryCsvHeader();
-    std::vector<std::string> columns;
-    std::stringstream headerFields(header);
-    for (std::string column; std::getline(headerFields, column, ',');)
-    {
-        columns.push_back(column);
-    }
+    const std::vector<std::string> columns = SplitFields(header);
     // The target the to-target columns refer to, which `collect --target_accuracy` changes.
     const bool targetColumn = std::find(axes.begin(), axes.end(), "target_accuracy") == axes.end();
     index << "run," << (targetColumn ? "target_accuracy," : "") << header << "\n";
