@@ -104,12 +104,21 @@ LearnerApplication::GetTypeId()
                             MakeTimeAccessor(&LearnerApplication::m_evalInterval),
                             MakeTimeChecker(Seconds(0)))
               .AddAttribute("ReconnectInterval",
-                            "Deadline and async rounds: how long to wait before connecting again "
-                            "to a neighbour whose connection failed (a crashed host, a failed "
-                            "link).",
+                            "How long to wait before connecting again to a neighbour whose "
+                            "connection failed (deadline and async rounds: a crashed host, a "
+                            "failed link), or whose first connection could not be set up (any "
+                            "rounds, see ConnectAttempts).",
                             TimeValue(Seconds(1)),
                             MakeTimeAccessor(&LearnerApplication::m_reconnectInterval),
                             MakeTimeChecker(MilliSeconds(1)))
+              .AddAttribute("ConnectAttempts",
+                            "Tries to set up the first connection to a neighbour (each one "
+                            "TCP's own SYN retries; ReconnectInterval apart) before it counts as "
+                            "failed: in synchronous rounds, the run then fails. Covers a station "
+                            "still associating with its access point, a link down at the start.",
+                            UintegerValue(4),
+                            MakeUintegerAccessor(&LearnerApplication::m_connectAttempts),
+                            MakeUintegerChecker<uint32_t>(1, 1000))
               .AddAttribute("EvalEvery",
                             "Evaluate after every this many rounds (and after the last round).",
                             UintegerValue(10),
@@ -410,6 +419,7 @@ LearnerApplication::Transport()
         settings.port = m_port;
         settings.maxPayloadBytes = m_maxPayloadBytes;
         settings.reconnectInterval = m_reconnectInterval;
+        settings.connectAttempts = m_connectAttempts;
         settings.holdUntilSent = !Policy().WaitsForEveryMessage();
         m_transport = CreateObject<TcpMessageTransport>(m_learnerId, settings);
         MessageTransport::Handlers handlers;

@@ -309,6 +309,7 @@ class LearnerApplication : public Application
     Time m_duration;
     mutable std::unique_ptr<RoundPolicy> m_policy; ///< made by Policy() on first use
     Time m_reconnectInterval;
+    uint32_t m_connectAttempts; ///< tries to set up a first connection (ConnectAttempts)
 
     // Learning state
     std::unique_ptr<dlsim::Learner> m_learner;

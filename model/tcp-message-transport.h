@@ -33,6 +33,10 @@ struct TcpTransportSettings
     uint16_t port = 9000;                         ///< where every learner listens
     uint64_t maxPayloadBytes = uint64_t(1) << 32; ///< largest payload a header may announce
     Time reconnectInterval = Seconds(1);          ///< wait before connecting again after a failure
+    /// Tries to set up a connection that never came up (a peer still associating with its
+    /// Wi-Fi access point, a link down at the start), reconnectInterval apart, before it counts
+    /// as lost.
+    uint32_t connectAttempts = 4;
     /**
      * Rounds that do not wait for every message: a queued message stays replaceable
      * (DropUnsent) until TCP has sent the message before the previous one (see PushBytes).
@@ -48,7 +52,9 @@ struct TcpTransportSettings
  * share their bytes until written to). Incoming bytes are reassembled per connection
  * (dlsim::MessageReassembler). A failed connection is reported through Handlers::lost; if the round
  * logic carries on, an outgoing one is opened again after the reconnect interval and what it
- * held is lost (resending might duplicate a message that did arrive).
+ * held is lost (resending might duplicate a message that did arrive). A connection that never
+ * came up is first tried again, up to connectAttempts times in all, keeping what it holds (none
+ * of it was sent).
  */
 class TcpMessageTransport : public MessageTransport
 {
@@ -110,6 +116,8 @@ class TcpMessageTransport : public MessageTransport
         uint64_t previousEnd = 0; ///< where the message handed last ends
         uint64_t earlierEnd = 0;  ///< where the one handed before it ends
         EventId reconnect;
+        bool everConnected = false; ///< whether a connection to the peer ever came up
+        uint32_t failedSetups = 0;  ///< connection requests failed before the first came up
     };
 
     Ptr<Socket> CreateTcpSocket();

@@ -265,6 +265,26 @@ ResultsWriter::AllFinished() const
 }
 
 std::string
+ResultsWriter::StopReport() const
+{
+    if (m_failure.empty() && AllFinished())
+    {
+        return "";
+    }
+    std::string why = m_failure;
+    if (why.empty())
+    {
+        why = "the simulation ran out of events before every learner finished (a stalled "
+              "network); unfinished learners: "
+              + DescribeUnfinished();
+    }
+    std::ostringstream report;
+    report << "run stopped at " << Simulator::Now().GetSeconds() << " s of simulated time: " << why
+           << "; what it computed until then is in " << m_directory << "/*.csv.partial";
+    return report.str();
+}
+
+std::string
 ResultsWriter::DescribeUnfinished() const
 {
     std::ostringstream text;

@@ -127,6 +127,15 @@ class ResultsWriter
     /// Whether every learner completed its last round.
     bool AllFinished() const;
 
+    /**
+     * \brief Why the run is not complete, as one sentence for the user (when it stopped, why,
+     * and that what it computed is in the folder's partial CSV files), or "" when every learner
+     * finished and nothing failed. Call after the simulation (and
+     * DeliverEvaluations), before Finish.
+     * \return the report, or "" for a complete run
+     */
+    std::string StopReport() const;
+
     /// Learners that did not finish, with the round each completed, e.g. "3 (round 12), 5 (...)".
     std::string DescribeUnfinished() const;
 

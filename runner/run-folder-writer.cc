@@ -9,6 +9,7 @@
 #include "torch-version.h"
 
 #include <filesystem>
+#include <ostream>
 #include <sstream>
 
 using namespace dlsim; // the learning core (model/core)
@@ -41,15 +42,39 @@ RunFolderWriter::GetFolder() const
 }
 
 void
-RunFolderWriter::Finish(RunSummary summary)
+RunFolderWriter::SetCommandLine(int argc, char** argv)
 {
-    if (summary.dlsimVersion.empty())
+    m_commandLine = QuoteCommandLine(argc, argv);
+}
+
+void
+RunFolderWriter::CountWireBytes(const NodeContainer& hosts)
+{
+    m_wire = std::make_unique<WireByteCounter>();
+    m_wire->Install(hosts);
+    m_wireHosts = hosts.GetN();
+}
+
+int
+RunFolderWriter::Finish(ResultsWriter& writer, uint64_t seed, std::ostream& log)
+{
+    writer.DeliverEvaluations();
+    if (const std::string stopped = writer.StopReport(); !stopped.empty())
     {
-        summary.dlsimVersion = DlsimVersion();
-        summary.ns3Version = Ns3Version();
-        summary.torchVersion = TorchVersion();
+        log << "dlsim: error: " << stopped << std::endl;
+        return 1;
+    }
+    RunSummary summary = writer.Finish(seed);
+    summary.dlsimVersion = DlsimVersion();
+    summary.ns3Version = Ns3Version();
+    summary.torchVersion = TorchVersion();
+    summary.commandLine = m_commandLine;
+    if (m_wire && m_wireHosts > 0)
+    {
+        summary.wireBytesPerNode = m_wire->GetBytes() / m_wireHosts;
     }
     WriteRunSummary(summary, m_folder);
+    return 0;
 }
 
 void

@@ -28,6 +28,7 @@
 #include "run-folder.h"
 #include "torch-version.h"
 #include "underlay-config.h"
+#include "wire-byte-counter.h"
 
 #include <cerrno>
 #include <cmath>
@@ -485,43 +486,6 @@ RedirectOutputTo(const std::string& path)
     ::close(fd);
 }
 
-/**
- * Bytes of every IP packet the hosts originate (payload plus TCP/IP headers, ACKs and
- * retransmissions), counted where IP sends them. The same count as FlowMonitor's txBytes of
- * TCP and UDP flows, without a tag on, and a lookup for, every packet.
- */
-class WireByteCounter
-{
-  public:
-    void Install(const NodeContainer& hosts)
-    {
-        for (uint32_t i = 0; i < hosts.GetN(); ++i)
-        {
-            hosts.Get(i)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
-                "SendOutgoing", MakeCallback(&WireByteCounter::Sent, this));
-        }
-    }
-
-    double GetBytes() const
-    {
-        return static_cast<double>(m_bytes);
-    }
-
-  private:
-    void Sent(const Ipv4Header& header, Ptr<const Packet> payload, uint32_t /* interface */)
-    {
-        const uint8_t protocol = header.GetProtocol();
-        if (header.GetDestination() == Ipv4Address::GetBroadcast() || header.GetFragmentOffset() > 0
-            || (protocol != TcpL4Protocol::PROT_NUMBER && protocol != UdpL4Protocol::PROT_NUMBER))
-        {
-            return; // what FlowMonitor's classifier leaves out
-        }
-        m_bytes += payload->GetSize() + header.GetSerializedSize();
-    }
-
-    uint64_t m_bytes = 0;
-};
-
 /// Ends what ns-3 built when it goes out of scope, however a function ends (an error leaves no
 /// nodes or events to a caller that goes on). Simulator::Destroy may be called again.
 struct SimulatorCleanup
@@ -729,17 +693,8 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     Simulator::Run();
     SetRunStep("writing the results");
     writer.DeliverEvaluations();
-    if (!writer.GetFailure().empty() || !writer.AllFinished())
+    if (const std::string stopped = writer.StopReport(); !stopped.empty())
     {
-        std::string why = writer.GetFailure();
-        if (why.empty())
-        {
-            why = "the simulation ran out of events before every learner finished (a stalled "
-                  "network); unfinished learners: "
-                  + writer.DescribeUnfinished();
-        }
-        std::ostringstream at;
-        at << Simulator::Now().GetSeconds();
         try
         {
             plan.capture->KeepPartial();
@@ -750,8 +705,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
                 << std::endl;
         }
         Simulator::Destroy();
-        throw std::runtime_error("run stopped at " + at.str() + " s of simulated time: " + why
-                                 + "; what it computed until then is in " + out + "/*.csv.partial");
+        throw std::runtime_error(stopped);
     }
     for (const std::string& line : faults.DescribeUnreached(Simulator::Now()))
     {

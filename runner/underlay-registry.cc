@@ -13,6 +13,7 @@ UnderlayRegistration AccessUnderlay();
 UnderlayRegistration RegionsUnderlay();
 UnderlayRegistration RouterFileUnderlay();
 UnderlayRegistration WifiUnderlay();
+UnderlayRegistration OwnUnderlay();
 
 std::vector<UnderlayRegistration>
 UnderlayRegistration::Builtins()
@@ -21,7 +22,8 @@ UnderlayRegistration::Builtins()
             AccessUnderlay(),
             RegionsUnderlay(),
             RouterFileUnderlay(),
-            WifiUnderlay()};
+            WifiUnderlay(),
+            OwnUnderlay()};
 }
 
 std::vector<std::string>

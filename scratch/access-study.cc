@@ -109,15 +109,19 @@ main(int argc, char* argv[])
              "--access.latency=5ms", "--eval.every=2", "--target_accuracy=" + std::to_string(target),
              "--out=" + out});
         folder = std::make_unique<RunFolderWriter>(out, description, true);
+        folder->SetCommandLine(argc, argv);
+        folder->CountWireBytes(hosts);
         writer = std::make_unique<ResultsWriter>(out, learnerCount, target, std::cout);
         writer->Attach(apps);
     }
     Simulator::Run();
-    if (writer)
-    {
-        folder->Finish(writer->Finish(1));
-    }
+    // A run that stopped early (a learner failed) leaves no summary and exits 1.
+    const int status = folder ? folder->Finish(*writer, 1, std::cerr) : 0;
     Simulator::Destroy();
+    if (status != 0)
+    {
+        return status;
+    }
     if (folder)
     {
         PlotRuns(out, std::cout);

@@ -12,6 +12,7 @@
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "run-command.h"
+#include "run-folder-writer.h"
 #include "scenario-runner.h"
 #include "synthetic-dataset.h"
 
@@ -334,6 +335,86 @@ TEST(Simulation, AnOwnProgramsRunReturnsWhenTheLearnersAreDone)
         {
             EXPECT_EQ(end, guard);
         }
+    }
+}
+
+/// Every link of the ring drops every packet until `until`, as a network not yet up at the start.
+void
+DropEverythingUntil(const NodeContainer& nodes, Time until)
+{
+    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    {
+        for (uint32_t d = 0; d < nodes.Get(i)->GetNDevices(); ++d)
+        {
+            auto device = DynamicCast<PointToPointNetDevice>(nodes.Get(i)->GetDevice(d));
+            if (!device)
+            {
+                continue;
+            }
+            auto drop = CreateObject<RateErrorModel>();
+            drop->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+            drop->SetRate(1.0);
+            device->SetReceiveErrorModel(drop);
+            Simulator::Schedule(until, [drop]() { drop->Disable(); });
+        }
+    }
+}
+
+// A first connection that cannot be set up is tried again (ConnectAttempts, ReconnectInterval
+// apart) before a synchronous run fails; and an own program's run folder (RunFolderWriter) of a
+// run that failed has no summary: Finish returns 1 and says why. The network drops everything
+// for the first 2.5 s and a connection request fails after one SYN (ConnCount 1) and the Linux
+// TCP's initial retransmission timeout of 1 s: attempts at 0 s and 2 s fail (at 1 s and 3 s),
+// the one at 4 s succeeds. With 4 attempts (the default) the run completes; with 2 it fails at
+// 3 s, naming the connection.
+TEST(Simulation, AFirstConnectionIsTriedAgainBeforeASynchronousRunFails)
+{
+    for (uint32_t attempts : {4u, 2u})
+    {
+        Config::SetDefault("ns3::TcpSocket::ConnCount", UintegerValue(1));
+        const uint32_t n = SmallRing::kLearners;
+        SmallRing ring;
+        ring.learners.SetAttribute("Rounds", UintegerValue(3));
+        ring.learners.SetAttribute("ConnectAttempts", UintegerValue(attempts));
+        DropEverythingUntil(ring.nodes, Seconds(2.5));
+        ApplicationContainer apps = ring.learners.Install(ring.nodes, ring.underlay.addresses);
+        apps.Start(Seconds(0));
+        const std::string out = TempDir("connect-" + std::to_string(attempts));
+        RunFolderWriter folder(
+            out,
+            ScenarioConfig::Load("", {"--nodes=4", "--network=own", "--own.description=a ring"}));
+        folder.CountWireBytes(ring.nodes);
+        std::ostringstream log;
+        ResultsWriter writer(out, n, 0.5, log);
+        writer.Attach(apps);
+        Simulator::Stop(Seconds(300));
+        Simulator::Run();
+        std::ostringstream errors;
+        const int status = folder.Finish(writer, 3, errors);
+        Simulator::Destroy();
+        Config::Reset();
+        if (attempts == 4)
+        {
+            EXPECT_EQ(status, 0) << errors.str();
+            EXPECT_TRUE(std::filesystem::exists(out + "/summary.json"));
+            EXPECT_TRUE(std::filesystem::exists(out + "/rounds.csv"));
+            std::ifstream json(out + "/summary.json");
+            const std::string summary((std::istreambuf_iterator<char>(json)),
+                                      std::istreambuf_iterator<char>());
+            EXPECT_EQ(summary.find("\"wire_bytes_per_node\": 0,"), std::string::npos) << summary;
+        }
+        else
+        {
+            EXPECT_EQ(status, 1);
+            EXPECT_NE(errors.str().find("could not connect to learner"), std::string::npos)
+                << errors.str();
+            EXPECT_NE(errors.str().find("after 2 attempts"), std::string::npos) << errors.str();
+            EXPECT_NE(errors.str().find("run stopped at 3 s"), std::string::npos) << errors.str();
+            EXPECT_FALSE(std::filesystem::exists(out + "/summary.json"));
+            EXPECT_FALSE(std::filesystem::exists(out + "/summary.csv"));
+            EXPECT_TRUE(std::filesystem::exists(out + "/rounds.csv.partial"));
+        }
+        std::filesystem::remove_all(out);
     }
 }
 
