@@ -4,6 +4,7 @@
  */
 #include "learner-helper.h"
 
+#include "algorithm-registry.h"
 #include "learner-application.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -14,6 +15,7 @@
 #include "round-schedule.h"
 
 #include <algorithm>
+#include <iostream>
 #include <numeric>
 #include <stdexcept>
 
@@ -182,6 +184,12 @@ LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
             + std::to_string(m_partition.size()) + " partitions must agree");
     }
 
+    // Values left to the overlay (CHOCO-SGD's step size by default), resolved as the runner
+    // resolves them, so that a program and a scenario get the same defaults.
+    SharingConfig resolvedSharing = m_sharing;
+    m_resolved
+        = ResolveOnOverlay(resolvedSharing, schedule.Union().GetAdjacency(), m_seed, std::clog);
+
     // Which learners evaluate: all, or a random sample of the requested size.
     std::vector<bool> evaluates(n, true);
     if (m_evaluatedLearners > 0 && m_evaluatedLearners < n)
@@ -212,7 +220,7 @@ LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
         Ptr<LearnerApplication> app = m_factory.Create<LearnerApplication>();
         UintegerValue rounds;
         app->GetAttribute("Rounds", rounds);
-        SharingConfig sharing = m_sharing;
+        SharingConfig sharing = resolvedSharing;
         if (sharing.trainingRounds == 0)
         {
             sharing.trainingRounds = static_cast<uint32_t>(rounds.Get());
@@ -296,6 +304,12 @@ LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
         }
     }
     return apps;
+}
+
+const std::map<std::string, std::string>&
+LearnerHelper::GetResolved() const
+{
+    return m_resolved;
 }
 
 Ptr<EvaluationClock>

@@ -21,6 +21,7 @@
 #include "sharing-algorithm.h"
 #include "worker-pool.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -115,6 +116,14 @@ class LearnerHelper
     Ptr<EvaluationClock> GetEvaluationClock() const;
 
     /**
+     * \brief What the sharing algorithm's `auto` values resolved to when Install tuned them on
+     * the overlay (e.g. CHOCO-SGD's step size, left `auto` when SharingConfig::chocoGamma is
+     * unset, as in a scenario), for the program's records; empty when none was `auto`.
+     * \return key -> value as a run folder's provenance shows it
+     */
+    const std::map<std::string, std::string>& GetResolved() const;
+
+    /**
      * \brief Fix the ns-3 random streams used (device speeds, evaluated learners).
      * \param stream the first stream
      * \return the number of streams used
@@ -127,6 +136,7 @@ class LearnerHelper
     dlsim::Partition m_partition;
     dlsim::TrainingConfig m_training;
     dlsim::SharingConfig m_sharing;
+    std::map<std::string, std::string> m_resolved; ///< Install's resolution of `auto` values
     std::optional<OverlaySchedule> m_schedule;
     uint64_t m_seed = 1;
     bool m_sameInitialModel = true;

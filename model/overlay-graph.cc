@@ -82,6 +82,12 @@ OverlayGraph::GetOutNeighbours(uint32_t i) const
     return m_out.at(i);
 }
 
+const std::vector<std::vector<uint32_t>>&
+OverlayGraph::GetAdjacency() const
+{
+    return m_out;
+}
+
 const std::vector<uint32_t>&
 OverlayGraph::GetInNeighbours(uint32_t i) const
 {

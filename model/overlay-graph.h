@@ -60,6 +60,9 @@ class OverlayGraph
      * \return the nodes that i sends to (for undirected graphs: its neighbours), sorted
      */
     const std::vector<uint32_t>& GetOutNeighbours(uint32_t i) const;
+    /// \return every node's out-neighbours (node i's at index i), as the learning core takes
+    /// a graph (dlsim::Adjacency)
+    const std::vector<std::vector<uint32_t>>& GetAdjacency() const;
     /**
      * \param i a node
      * \return the nodes that i receives from, sorted

@@ -192,18 +192,6 @@ ReadTopology(const ScenarioConfig& c, uint32_t nodes)
     return spec;
 }
 
-/// Every node's out-neighbours in the overlay, as the learning core takes a graph.
-Adjacency
-AdjacencyOf(const OverlayGraph& graph)
-{
-    Adjacency adjacency;
-    for (uint32_t i = 0; i < graph.GetNNodes(); ++i)
-    {
-        adjacency.push_back(graph.GetOutNeighbours(i));
-    }
-    return adjacency;
-}
-
 /// Everything a scenario says, read and checked, before anything expensive happens.
 struct ScenarioPlan
 {
@@ -583,7 +571,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     UseSingleThreadedTorch();
     SharingConfig sharing = plan.sharing;
     // Values left to the overlay ("auto", e.g. CHOCO-SGD's step size), as its registration says.
-    for (const auto& [key, value] : ResolveOnOverlay(sharing, AdjacencyOf(graph), plan.seed, log))
+    for (const auto& [key, value] : ResolveOnOverlay(sharing, graph.GetAdjacency(), plan.seed, log))
     {
         resolved[key] = value;
     }
@@ -765,7 +753,7 @@ PrintChocoTuning(const ScenarioConfig& c, std::ostream& out)
         throw ScenarioError("topology " + spec.name
                             + " is directed; CHOCO-SGD needs an undirected one");
     }
-    tuning.neighbours = AdjacencyOf(graph);
+    tuning.neighbours = graph.GetAdjacency();
     ChocoTuningResult result = TuneChocoGamma(tuning);
     out << "CHOCO-SGD consensus step size for " << nodes << " nodes (" << spec.name << "), "
         << tuning.compression << " " << tuning.alpha << ": " << tuning.iterations

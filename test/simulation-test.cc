@@ -338,6 +338,41 @@ TEST(Simulation, AnOwnProgramsRunReturnsWhenTheLearnersAreDone)
     }
 }
 
+// One default whichever way dlsim is driven: a program's CHOCO-SGD without a step size gets
+// what the scenario key's default (`auto`) gives a run of the runner on the same ring and seed.
+TEST(Simulation, AProgramsChocoStepSizeDefaultIsTheScenariosAuto)
+{
+    SmallRing ring;
+    SharingConfig choco;
+    choco.algorithm = "choco";
+    ring.learners.SetSharing(choco);
+    ring.learners.SetSeed(7);
+    ring.learners.SetAttribute("Rounds", UintegerValue(1));
+    ring.learners.Install(ring.nodes, ring.underlay.addresses);
+    Simulator::Destroy();
+    const auto& resolved = ring.learners.GetResolved();
+    ASSERT_EQ(resolved.count("choco.gamma"), 1u);
+
+    RunSummary summary;
+    const std::string dir = RunSmallScenario("choco-auto",
+                                             {"--nodes=4",
+                                              "--topology=ring",
+                                              "--seed=7",
+                                              "--algorithm=choco",
+                                              "--dataset=synthetic",
+                                              "--synthetic.train_samples=200",
+                                              "--synthetic.test_samples=20",
+                                              "--model=logistic",
+                                              "--rounds=1"},
+                                             &summary);
+    ASSERT_EQ(summary.resolved.count("choco.gamma"), 1u);
+    EXPECT_EQ(resolved.at("choco.gamma"), summary.resolved.at("choco.gamma"));
+    std::cout << "CHOCO-SGD's default step size on a ring of 4, seed 7: program "
+              << resolved.at("choco.gamma") << ", scenario " << summary.resolved.at("choco.gamma")
+              << std::endl;
+    std::filesystem::remove_all(dir);
+}
+
 /// Every link of the ring drops every packet until `until`, as a network not yet up at the start.
 void
 DropEverythingUntil(const NodeContainer& nodes, Time until)

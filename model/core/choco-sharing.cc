@@ -195,7 +195,7 @@ ChocoRegistration()
     {
         values["choco.alpha"] = ExactText(c.alpha);
         values["choco.compression"] = c.chocoCompression;
-        values["choco.gamma"] = ExactText(c.chocoGamma);
+        values["choco.gamma"] = c.chocoGamma ? ExactText(*c.chocoGamma) : "auto";
     };
     return r;
 }

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -161,7 +162,9 @@ struct SharingConfig
     bool jwinsRandomCutoff = true;
     /// CHOCO-SGD: "topk" or "randomk".
     std::string chocoCompression = "topk";
-    double chocoGamma = 0.5; ///< CHOCO-SGD: the consensus step size
+    /// CHOCO-SGD: the consensus step size; unset: `auto`, tuned on the overlay by
+    /// ResolveOnOverlay (LearnerHelper::Install does it), the same default as the runner's.
+    std::optional<double> chocoGamma;
     /// Sparse-Push / SCSP: averaging rate of the compressed rounds.
     double pushEta = 0.01;
     /// SCSP: uncompressed push-sum rounds after the training rounds.

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# dlsim as contrib/dlsim of an ns-3 3.37 source tree, as an ns-3 user builds it: `./dlsim
+# contrib` (Debian's ns3 source package, fetched once; ns-3's configure and build with only
+# the modules dlsim needs), then `./ns3 run` of an example and `./test.py -s dlsim`. The tree
+# is kept outside the checkout (DLSIM_CONTRIB_TREE, default /var/cache/dlsim/ns-3.37), so that
+# ns-3's own modules are built once: a later run rebuilds only what changed in dlsim.
+# Usage: contrib-build-test.sh SOURCE_DIR
+set -euo pipefail
+ROOT="$1"
+tree="${DLSIM_CONTRIB_TREE:-/var/cache/dlsim/ns-3.37}"
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+fail() { echo "FAIL: $*" >&2; tail -30 "$log" >&2; exit 1; }
+
+state=warm
+[[ -d "$tree/build/lib" ]] || state=cold
+start=$(date +%s)
+"$ROOT/dlsim" contrib "$tree" >"$log" 2>&1 || fail "./dlsim contrib failed"
+built=$(( $(date +%s) - start ))
+echo "contrib build: ${built} s with a ${state} cache ($tree)"
+
+cd "$tree"
+./ns3 run "dlsim-dpsgd-example --learners=4 --rounds=3 --degree=2" >"$log" 2>&1 \
+  || fail "./ns3 run dlsim-dpsgd-example failed"
+grep -q "learner 0 completed 3 rounds" "$log" || fail "the example did not complete its rounds"
+echo "./ns3 run dlsim-dpsgd-example: $(grep "learner 0 completed" "$log" | head -1)"
+
+./test.py --no-build -s dlsim >"$log" 2>&1 || fail "./test.py -s dlsim failed"
+grep -q "PASS: TestSuite dlsim" "$log" || fail "./test.py ran no dlsim suite"
+echo "./test.py -s dlsim: $(grep "PASS: TestSuite dlsim" "$log")"
