@@ -285,6 +285,30 @@ AddRegistered(std::vector<ScenarioKey>& keys,
 
 } // namespace
 
+std::string
+AlgorithmLearningRateKey(const std::string& algorithm)
+{
+    return algorithm + ".lr";
+}
+
+std::vector<std::string>
+AlgorithmsOfKey(const std::string& key)
+{
+    std::vector<std::string> owners;
+    for (const auto& name : AlgorithmRegistry::Names())
+    {
+        const auto& declared = AlgorithmRegistry::Get(name).keys;
+        if (key == AlgorithmLearningRateKey(name)
+            || std::any_of(declared.begin(),
+                           declared.end(),
+                           [&key](const AlgorithmKey& k) { return k.name == key; }))
+        {
+            owners.push_back(name);
+        }
+    }
+    return owners;
+}
+
 bool
 ChangesResults(const std::string& key)
 {
@@ -307,6 +331,16 @@ ScenarioKeys()
             keys, "rounds.mode", "sync", {"ns3::LearnerApplication::RoundMode"});
         keys.insert(keys.end(), SeedKeys().begin(), SeedKeys().end());
         AddRegistered<AlgorithmRegistration>(keys, "algorithm", "dpsgd");
+        for (const auto& name : AlgorithmRegistry::Names())
+        {
+            // Each algorithm's own learning rate, so that a comparison can give each its best.
+            keys.push_back({AlgorithmLearningRateKey(name),
+                            "",
+                            "learning rate of " + name
+                                + "'s runs (empty: lr); a grid axis "
+                                  "of it runs only "
+                                + name + "'s points"});
+        }
         AddRegistered<DatasetRegistration>(keys, "dataset", "fashion-mnist");
         AddRegistered<PartitionRegistration>(keys, "partition", "shards");
         AddRegistered<ModelRegistration>(keys, "model", "gn-lenet");

@@ -57,6 +57,20 @@ void WriteKeyTableRst(std::ostream& out);
 bool ChangesResults(const std::string& key);
 
 /**
+ * \param algorithm a registered algorithm's name
+ * \return the key of that algorithm's own learning rate ("choco.lr"), which its runs use
+ * instead of `lr` when it is not empty
+ */
+std::string AlgorithmLearningRateKey(const std::string& algorithm);
+
+/**
+ * \param key a scenario key
+ * \return the algorithms whose runs read it (its registrations' keys and their `.lr` keys);
+ * empty for a key every run reads. A grid axis of such a key varies only those runs.
+ */
+std::vector<std::string> AlgorithmsOfKey(const std::string& key);
+
+/**
  * The resolved values of every key (defaults included), as text, with typed accessors that
  * reject a bad value with a ScenarioError naming the key.
  */

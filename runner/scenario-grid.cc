@@ -7,6 +7,7 @@
 #include "result-files.h"
 #include "value-text.h"
 
+#include <algorithm>
 #include <set>
 
 using namespace dlsim; // the learning core (model/core)
@@ -57,6 +58,25 @@ GridAxes(const ScenarioConfig& config)
     return axes;
 }
 
+namespace
+{
+
+/// The key table's default of `key`.
+std::string
+KeyDefault(const std::string& key)
+{
+    for (const auto& k : ScenarioKeys())
+    {
+        if (k.name == key)
+        {
+            return k.defaultValue;
+        }
+    }
+    return "";
+}
+
+} // namespace
+
 std::vector<GridPoint>
 ExpandGrid(const ScenarioConfig& config)
 {
@@ -78,6 +98,11 @@ ExpandGrid(const ScenarioConfig& config)
     {
         return {GridPoint{{}, config, ""}};
     }
+    std::vector<std::vector<std::string>> owners;
+    for (const auto& axis : axes)
+    {
+        owners.push_back(AlgorithmsOfKey(axis));
+    }
     std::vector<GridPoint> points;
     std::vector<size_t> index(axes.size(), 0);
     std::set<std::string> names;
@@ -86,18 +111,39 @@ ExpandGrid(const ScenarioConfig& config)
         GridPoint point{{}, config, ""};
         for (size_t a = 0; a < axes.size(); ++a)
         {
+            point.config.Set(axes[a], values[a][index[a]]);
+        }
+        // An axis of one algorithm's key (choco.gamma, choco.lr) varies only that algorithm's
+        // points: the others keep the key's default and are made once.
+        bool repeated = false; // another algorithm's axis off its first value: a made point
+        for (size_t a = 0; a < axes.size(); ++a)
+        {
+            if (!owners[a].empty()
+                && std::find(
+                       owners[a].begin(), owners[a].end(), point.config.GetString("algorithm"))
+                       == owners[a].end())
+            {
+                repeated = repeated || index[a] != 0;
+                point.config.Set(axes[a], KeyDefault(axes[a]));
+                continue;
+            }
             const std::string& v = values[a][index[a]];
             point.values.emplace_back(axes[a], v);
-            point.config.Set(axes[a], v);
-            point.name += (a ? "_" : "") + SafeFileName(axes[a] + "=" + v);
+            point.name += (point.name.empty() ? "" : "_") + SafeFileName(axes[a] + "=" + v);
         }
-        if (!names.insert(point.name).second)
+        if (!repeated)
         {
-            throw ScenarioError("two grid points would share the run folder '" + point.name
-                                + "' (repeated values?)");
+            if (!names.insert(point.name).second)
+            {
+                throw ScenarioError("two grid points would share the run folder '" + point.name
+                                    + "' (repeated values?)");
+            }
+            if (!point.name.empty()) // else every axis belongs to other algorithms: one run
+            {
+                point.config.Set("out", config.GetString("out") + "/" + point.name);
+            }
+            points.push_back(point);
         }
-        point.config.Set("out", config.GetString("out") + "/" + point.name);
-        points.push_back(point);
         // Odometer: the last axis turns fastest.
         size_t a = axes.size();
         while (a > 0 && ++index[a - 1] == values[a - 1].size())

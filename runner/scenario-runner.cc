@@ -294,7 +294,9 @@ ReadPlan(const ScenarioConfig& c)
     const RegisteredParameters model = ReadRegistered<ModelRegistration>(c, "model");
     training.model = model.GetName();
     training.modelParameters = model.GetValues();
-    training.lr = c.GetDouble("lr", 0.0, 1e6);
+    // The algorithm's own learning rate when it has one, else the shared one.
+    const std::string ownLr = AlgorithmLearningRateKey(c.GetString("algorithm"));
+    training.lr = c.GetDouble(c.GetString(ownLr).empty() ? "lr" : ownLr, 0.0, 1e6);
     training.momentum = c.GetDouble("momentum", 0.0, 1.0);
     training.weightDecay = c.GetDouble("weight_decay", 0.0, 1e6);
     training.batchSize = static_cast<uint32_t>(c.GetUint("batch_size", 1, 1000000));

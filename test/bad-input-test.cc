@@ -143,6 +143,7 @@ TEST(BadInput, EveryCaseGetsItsExitStatusAndAMessageNamingTheProblem)
          {"tcp.profile"}},
         {"stall timeout without unit", "--run.stall_timeout=soon", 2, {"run.stall_timeout"}},
         {"unknown network", "--network=mesh", 2, {"network"}},
+        {"an algorithm's own learning rate", "--algorithm=choco --choco.lr=fast", 2, {"choco.lr"}},
         {"an own program's network",
          "--network=own --own.description=wifi",
          2,

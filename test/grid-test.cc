@@ -53,6 +53,79 @@ TEST(Grid, SplitsValuesOutsideBrackets)
     EXPECT_THROW(ExpandGrid(ScenarioConfig::Load("", {"--seed=1,1"})), ScenarioError);
 }
 
+// An axis of one algorithm's key (its settings, its own learning rate) varies only that
+// algorithm's points: 3 algorithms x 2 gammas x 2 CHOCO learning rates are 1 + 4 + 1 points,
+// not 12; the others keep the keys' defaults.
+TEST(Grid, AnAlgorithmsAxisVariesOnlyItsPoints)
+{
+    ScenarioConfig c = ScenarioConfig::Load("",
+                                            {"--algorithm=dpsgd,choco,jwins",
+                                             "--choco.gamma=0.2,0.4",
+                                             "--choco.lr=0.01,0.05",
+                                             "--jwins.lr=0.1",
+                                             "--out=r"});
+    auto points = ExpandGrid(c);
+    std::vector<std::string> names;
+    for (const auto& p : points)
+    {
+        names.push_back(p.name);
+    }
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"algorithm=dpsgd",
+                                        "algorithm=choco_choco.gamma=0.2_choco.lr=0.01",
+                                        "algorithm=choco_choco.gamma=0.2_choco.lr=0.05",
+                                        "algorithm=choco_choco.gamma=0.4_choco.lr=0.01",
+                                        "algorithm=choco_choco.gamma=0.4_choco.lr=0.05",
+                                        "algorithm=jwins"}));
+    EXPECT_EQ(points[0].config.GetString("choco.gamma"), "auto");
+    EXPECT_EQ(points[0].config.GetString("choco.lr"), "");
+    EXPECT_EQ(points[4].config.GetString("choco.lr"), "0.05");
+    EXPECT_EQ(points[5].config.GetString("jwins.lr"), "0.1");
+    // All axes another algorithm's: one run, in `out` itself.
+    auto single = ExpandGrid(
+        ScenarioConfig::Load("", {"--algorithm=dpsgd", "--choco.gamma=0.2,0.4", "--out=r"}));
+    ASSERT_EQ(single.size(), 1u);
+    EXPECT_EQ(single[0].config.GetString("out"), "r");
+}
+
+// An algorithm's own learning rate replaces `lr` in its runs only: D-PSGD with dpsgd.lr = 0
+// computes what it computes with lr = 0, and not what it computes with lr = 0.05 (which
+// choco.lr = 0 leaves as it is).
+TEST(Grid, AnAlgorithmsOwnLearningRateReplacesLr)
+{
+    const std::vector<std::string> base = {"--nodes=4",
+                                           "--degree=2",
+                                           "--dataset=synthetic",
+                                           "--synthetic.train_samples=200",
+                                           "--synthetic.test_samples=20",
+                                           "--model=logistic",
+                                           "--rounds=2",
+                                           "--eval.every=1",
+                                           "--no-plot"};
+    auto run = [&base](const std::string& name, const std::string& extra)
+    {
+        const std::string out = ::testing::TempDir() + "dlsim-own-lr-" + name;
+        std::string args = "--out=" + out + " --overwrite " + extra;
+        for (const auto& b : base)
+        {
+            args += " " + b;
+        }
+        std::string output;
+        EXPECT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + " " + args, output), 0) << output;
+        std::ifstream in(out + "/eval.csv");
+        std::stringstream text;
+        text << in.rdbuf();
+        std::filesystem::remove_all(out);
+        return text.str();
+    };
+    const std::string own = run("own", "--lr=0.05 --dpsgd.lr=0");
+    const std::string shared = run("shared", "--lr=0");
+    const std::string other = run("other", "--lr=0.05 --choco.lr=0");
+    EXPECT_FALSE(own.empty());
+    EXPECT_EQ(own, shared);
+    EXPECT_NE(own, other);
+}
+
 TEST(Grid, RunsEveryPointWritesAnIndexAndResumes)
 {
     std::string out

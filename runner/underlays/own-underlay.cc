@@ -18,7 +18,7 @@ OwnUnderlay()
 {
     UnderlayRegistration r;
     r.name = "own";
-    r.help = "the network an own program built (written to its run folder; not runnable here)";
+    r.help = "the network an own program built, recorded in its run folder; not runnable here";
     r.keys = {
         AlgorithmKey::Text("own.description",
                            "",
