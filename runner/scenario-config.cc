@@ -224,6 +224,14 @@ LinkKeys()
          "0",
          "test samples to evaluate on (the first ones); 0: all",
          {"ns3::LearnerApplication::EvalSamples"}},
+        {"eval.on",
+         "test",
+         "test (the dataset's test set) or validation (eval.validation of the training samples, "
+         "drawn with the seed and held out of training: what ./dlsim tune chooses settings on)"},
+        {"eval.validation",
+         "0.1",
+         "eval.on = validation: the fraction of the training samples held out, above 0 and at "
+         "most 0.5"},
         {"eval.nodes",
          "0",
          "learners that evaluate, drawn at random; 0: all",

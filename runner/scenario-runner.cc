@@ -24,6 +24,7 @@
 #include "random-variable-spec.h"
 #include "result-files.h"
 #include "round-policy.h"
+#include "round-schedule.h"
 #include "run-folder-writer.h"
 #include "run-folder.h"
 #include "torch-version.h"
@@ -135,8 +136,11 @@ WritePartitionCsv(const std::string& path, const Dataset& train, const Partition
 void
 LogDataset(const Dataset& train, const Dataset& test, std::ostream& log)
 {
+    const bool validation
+        = test.name.size() >= 10 && test.name.compare(test.name.size() - 10, 10, "validation") == 0;
     log << "dataset: " << train.name << ", " << train.Size() << " training and " << test.Size()
-        << " test samples of " << train.channels << "x" << train.height << "x" << train.width;
+        << (validation ? " validation (held out of training)" : " test") << " samples of "
+        << train.channels << "x" << train.height << "x" << train.width;
     if (train.inputMean.empty())
     {
         log << ", not normalised" << std::endl;
@@ -221,6 +225,7 @@ struct ScenarioPlan
     FaultPlan faults;
     uint32_t evalEvery = 0;
     uint32_t evalSamples = 0;
+    double validation = 0.0; ///< fraction of the training samples evaluated on; 0: the test set
     uint32_t evalNodes = 0;
     double target = 0.0;
     bool sameInit = true;
@@ -346,6 +351,10 @@ ReadPlan(const ScenarioConfig& c)
     plan.evalEvery = static_cast<uint32_t>(c.GetUint("eval.every", 1, UINT32_MAX));
     ReadRoundMode(c, plan);
     plan.evalSamples = static_cast<uint32_t>(c.GetUint("eval.test_samples", 0, UINT32_MAX));
+    if (c.GetChoice("eval.on", {"test", "validation"}) == "validation")
+    {
+        plan.validation = c.GetDouble("eval.validation", 1e-6, 0.5);
+    }
     plan.evalNodes = static_cast<uint32_t>(c.GetUint("eval.nodes", 0, plan.nodes));
     plan.target = c.GetDouble("target_accuracy", 0.0, 1.0);
     plan.sameInit = c.GetBool("model.same_init");
@@ -584,6 +593,11 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
 
     SetRunStep("loading and partitioning the data");
     DatasetSplit data = LoadData(*plan.dataset, plan.seed);
+    if (plan.validation > 0.0)
+    {
+        data = HoldOutValidation(
+            data, plan.validation, DeriveSeed(plan.seed, 0, SeedUse::Validation));
+    }
     LogDataset(*data.train, *data.test, log);
     if (!plan.initFile.empty())
     {

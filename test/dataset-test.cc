@@ -369,3 +369,44 @@ TEST(Partitioner, SkewSortsAFractionAndDealsTheRestIid)
 
 } // namespace
 } // namespace ns3
+
+// A validation set held out of the training data: the requested share, disjoint from what is
+// left to train on, every sample in exactly one of the two, the same draw for the same seed and
+// another for another seed; the test set is not used.
+TEST(Dataset, AValidationSetIsHeldOutOfTheTrainingData)
+{
+    SyntheticSpec spec;
+    spec.trainSamples = 1000;
+    spec.testSamples = 50;
+    DatasetSplit data = MakeSyntheticDataset(spec);
+    DatasetSplit held = HoldOutValidation(data, 0.1, 42);
+    ASSERT_EQ(held.test->Size(), 100u);
+    ASSERT_EQ(held.train->Size(), 900u);
+    EXPECT_NE(held.test->name.find("validation"), std::string::npos);
+    // Every training sample lands in exactly one part: match samples by their pixels.
+    const size_t d = data.train->SampleSize();
+    std::multiset<std::vector<float>> original;
+    std::multiset<std::vector<float>> parts;
+    auto sample = [d](const Dataset& set, size_t i)
+    {
+        return std::vector<float>(set.images.begin() + static_cast<std::ptrdiff_t>(i * d),
+                                  set.images.begin() + static_cast<std::ptrdiff_t>((i + 1) * d));
+    };
+    for (size_t i = 0; i < data.train->Size(); ++i)
+    {
+        original.insert(sample(*data.train, i));
+    }
+    for (const auto* part : {held.train.get(), held.test.get()})
+    {
+        for (size_t i = 0; i < part->Size(); ++i)
+        {
+            parts.insert(sample(*part, i));
+        }
+    }
+    EXPECT_EQ(original, parts);
+    EXPECT_EQ(HoldOutValidation(data, 0.1, 42).test->labels, held.test->labels);
+    EXPECT_EQ(HoldOutValidation(data, 0.1, 42).test->images, held.test->images);
+    EXPECT_NE(HoldOutValidation(data, 0.1, 43).test->images, held.test->images);
+    EXPECT_THROW(HoldOutValidation(data, 0.0001, 1), DatasetError); // rounds to no sample
+    EXPECT_THROW(HoldOutValidation(data, 1.0, 1), DatasetError);
+}

@@ -4,11 +4,88 @@
  */
 #include "dataset.h"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <random>
 #include <sstream>
 
 namespace dlsim
 {
+
+namespace
+{
+
+/// The samples `indices` of `data`, in that order, named `name`.
+std::shared_ptr<const Dataset>
+Subset(const Dataset& data, const std::vector<uint32_t>& indices, const std::string& name)
+{
+    auto subset = std::make_shared<Dataset>();
+    subset->name = name;
+    subset->channels = data.channels;
+    subset->height = data.height;
+    subset->width = data.width;
+    subset->numClasses = data.numClasses;
+    subset->inputMean = data.inputMean;
+    subset->inputStd = data.inputStd;
+    const size_t sample = data.SampleSize();
+    subset->images.reserve(indices.size() * sample);
+    subset->labels.reserve(indices.size());
+    for (uint32_t i : indices)
+    {
+        subset->images.insert(subset->images.end(),
+                              data.images.begin() + static_cast<std::ptrdiff_t>(i * sample),
+                              data.images.begin() + static_cast<std::ptrdiff_t>((i + 1) * sample));
+        subset->labels.push_back(data.labels[i]);
+    }
+    return subset;
+}
+
+} // namespace
+
+DatasetSplit
+HoldOutValidation(const DatasetSplit& data, double fraction, uint64_t seed)
+{
+    const Dataset& train = *data.train;
+    const size_t n = train.Size();
+    const auto held = static_cast<size_t>(std::llround(fraction * static_cast<double>(n)));
+    if (!(fraction > 0.0 && fraction < 1.0) || held == 0 || held >= n)
+    {
+        std::ostringstream why;
+        why << "a validation set of " << fraction << " of " << n << " training samples would leave "
+            << (held == 0 ? "no validation sample" : "no training sample");
+        throw DatasetError(why.str());
+    }
+    // A partial Fisher-Yates shuffle with a fixed generator: the same draw on every platform.
+    std::vector<uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0u);
+    std::mt19937_64 rng(seed);
+    for (size_t i = 0; i < held; ++i)
+    {
+        const size_t j = i + static_cast<size_t>(rng() % (n - i));
+        std::swap(order[i], order[j]);
+    }
+    std::vector<uint32_t> validation(order.begin(),
+                                     order.begin() + static_cast<std::ptrdiff_t>(held));
+    std::sort(validation.begin(), validation.end());
+    std::vector<uint32_t> rest;
+    rest.reserve(n - held);
+    for (size_t i = 0, v = 0; i < n; ++i)
+    {
+        if (v < validation.size() && validation[v] == i)
+        {
+            ++v;
+            continue;
+        }
+        rest.push_back(static_cast<uint32_t>(i));
+    }
+    std::string base = train.name;
+    if (const size_t space = base.rfind(' '); space != std::string::npos)
+    {
+        base = base.substr(0, space); // "fashion-mnist train" -> "fashion-mnist"
+    }
+    return {Subset(train, rest, train.name), Subset(train, validation, base + " validation")};
+}
 
 std::vector<uint32_t>
 ClassHistogram(const Dataset& data, const std::vector<uint32_t>& indices)

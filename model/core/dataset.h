@@ -74,6 +74,19 @@ struct DatasetSplit
 };
 
 /**
+ * \brief Hold out a validation set from the training data, so that settings can be chosen
+ * without looking at the test set: a seeded uniform draw of round(fraction * N) training samples
+ * (without replacement) becomes the evaluation set, the rest (in their order) the training set.
+ * \param data a dataset's training and test sets
+ * \param fraction of the training samples held out, in (0, 1)
+ * \param seed the draw's seed
+ * \return the remaining training samples as `train`, the held-out ones as `test` (its name ends
+ * in "validation")
+ * \throws DatasetError when either part would be empty
+ */
+DatasetSplit HoldOutValidation(const DatasetSplit& data, double fraction, uint64_t seed);
+
+/**
  * \param data a dataset
  * \param indices sample indices into it
  * \return the count of those samples per class (numClasses entries)

@@ -49,6 +49,7 @@ enum class SeedUse
     RandomSelection, ///< random sampling's masks and top-k's tie order (partial-model family)
     ChocoSelection,  ///< CHOCO-SGD's random-k draws and top-k tie order
     PushSelection,   ///< Sparse-Push's top-k tie order
+    Validation,      ///< the training samples held out for validation (learner 0)
 };
 
 /**
