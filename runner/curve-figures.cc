@@ -167,10 +167,15 @@ DrawCurveFigure(const CurveFigure& p,
             body << source << " using 1:" << (band == "seeds" ? "3:4" : "5:6")
                  << " with filledcurves " << style.substr(0, style.find(" pt ")) << " notitle, ";
         }
-        // The x values of several seeds interleave: a marker at every seed's evaluations would
-        // crowd the line.
+        // Where seeds evaluated at different x, theirs interleave: about as many markers as one
+        // seed has evaluations, rather than a marker at every seed's.
+        size_t evaluations = 1;
+        for (const auto& run : points[i].runs)
+        {
+            evaluations = std::max(evaluations, run.curve ? run.curve->size() : 0);
+        }
         body << source << " using 1:2 with linespoints " << style << " ps " << set.format.pointSize
-             << " pi " << std::max<size_t>(1, curves[i].seeds) << " title "
+             << " pi " << std::max<size_t>(1, curves[i].points.size() / evaluations) << " title "
              << GnuplotQuote(legend.back()) << ", ";
     }
     legend.push_back("target accuracy " + set.target + " (crossings marked)");
