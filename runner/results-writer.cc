@@ -639,7 +639,7 @@ SummaryCsvHeader()
 {
     return "final_accuracy_mean,final_accuracy_min,final_accuracy_max,time_to_target_s,"
            "bytes_per_node_to_target,round_to_target,simulated_time_s,value_bytes_per_node,"
-           "metadata_bytes_per_node,wire_bytes_per_node,wall_time_s,time_stays_above_target_s";
+           "metadata_bytes_per_node,wire_bytes_per_node,time_stays_above_target_s,wall_time_s";
 }
 
 std::string
@@ -662,12 +662,11 @@ SummaryCsvRow(const RunSummary& s)
     opt(s.bytesPerNodeToTarget);
     opt(s.roundToTarget);
     o << s.simulatedSeconds << "," << s.valueBytesPerNode << "," << s.metadataBytesPerNode << ","
-      << s.wireBytesPerNode << "," << s.wallSeconds << ",";
-    // Last, so that the columns before it keep their places of earlier versions.
-    if (s.timeStaysAboveTarget)
-    {
-        o << *s.timeStaysAboveTarget;
-    }
+      << s.wireBytesPerNode << ",";
+    // Added after the others, so that they keep their places of earlier versions; the wall time,
+    // which alone differs between two runs of one configuration, stays last.
+    opt(s.timeStaysAboveTarget);
+    o << s.wallSeconds;
     return o.str();
 }
 

@@ -217,7 +217,7 @@ ReadSummaryCsv(const std::string& path)
 {
     // Runs written before time_stays_above_target_s existed lack that column: they are still
     // finished runs (not rerun by a grid), and the catalogue computes it from their curve.csv.
-    const std::string added = ",time_stays_above_target_s";
+    const std::string added = "time_stays_above_target_s,";
     std::string before = SummaryCsvHeader();
     before.erase(before.find(added), added.size());
     std::ifstream in(path);

@@ -354,6 +354,34 @@ TEST(RunCatalogue, ReadsAFinishedRunWhole)
     fs::remove_all(dir);
 }
 
+/// A summary.csv of an earlier version, without time_stays_above_target_s, is still a finished
+/// run's (a grid does not run it again); the catalogue computes the column from its curve.
+TEST(RunCatalogue, ASummaryOfAnEarlierVersionIsStillFinished)
+{
+    const std::string dir = FreshTempFolder("catalogue-earlier");
+    WriteRun(dir + "/a", "target_accuracy = 0.6\n", kCurve);
+    const auto fields = ReadCsv(dir + "/a/summary.csv").at(0);
+    std::ostringstream earlier;
+    earlier << "final_accuracy_mean,final_accuracy_min,final_accuracy_max,time_to_target_s,"
+               "bytes_per_node_to_target,round_to_target,simulated_time_s,value_bytes_per_node,"
+               "metadata_bytes_per_node,wire_bytes_per_node,wall_time_s\n";
+    for (size_t i = 0; i < fields.size(); ++i)
+    {
+        if (i != 10) // time_stays_above_target_s
+        {
+            earlier << fields[i] << (i + 1 < fields.size() ? "," : "\n");
+        }
+    }
+    std::ofstream(dir + "/a/summary.csv") << earlier.str();
+    EXPECT_EQ(IncompleteRunReason(dir + "/a"), "");
+    std::ostringstream warnings;
+    const auto runs = ReadFinishedRuns(dir, -1.0, warnings);
+    ASSERT_EQ(runs.size(), 1u) << warnings.str();
+    EXPECT_NEAR(std::stod(runs[0].summary.at("time_stays_above_target_s")), 15.0 + 5.0 / 7.0, 1e-8);
+    EXPECT_EQ(runs[0].summary.at("wall_time_s"), "1");
+    fs::remove_all(dir);
+}
+
 /// A summary.json that is not JSON: the folder and the file are named, the run left out.
 TEST(RunCatalogue, ABrokenSummaryJsonIsNamedAndLeftOut)
 {
