@@ -98,6 +98,7 @@ set(DLSIM_RUNNER_SOURCES
   ${DLSIM_SOURCE_DIR}/runner/gnuplot-script.cc
   ${DLSIM_SOURCE_DIR}/runner/grid-scheduler.cc
   ${DLSIM_SOURCE_DIR}/runner/grid-table.cc
+  ${DLSIM_SOURCE_DIR}/runner/point-tables.cc
   ${DLSIM_SOURCE_DIR}/runner/provenance.cc
   ${DLSIM_SOURCE_DIR}/runner/result-files.cc
   ${DLSIM_SOURCE_DIR}/runner/results-plots.cc
@@ -107,10 +108,12 @@ set(DLSIM_RUNNER_SOURCES
   ${DLSIM_SOURCE_DIR}/runner/run-folder.cc
   ${DLSIM_SOURCE_DIR}/runner/run-folder-writer.cc
   ${DLSIM_SOURCE_DIR}/runner/run-index.cc
+  ${DLSIM_SOURCE_DIR}/runner/run-points.cc
   ${DLSIM_SOURCE_DIR}/runner/run-signals.cc
   ${DLSIM_SOURCE_DIR}/runner/scenario-grid.cc
   ${DLSIM_SOURCE_DIR}/runner/scenario-config.cc
   ${DLSIM_SOURCE_DIR}/runner/scenario-runner.cc
+  ${DLSIM_SOURCE_DIR}/runner/seed-statistics.cc
   ${DLSIM_SOURCE_DIR}/runner/sweep-figures.cc
   ${DLSIM_SOURCE_DIR}/runner/swept-values.cc
   ${DLSIM_SOURCE_DIR}/runner/time-to-target.cc

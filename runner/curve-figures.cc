@@ -6,8 +6,12 @@
 
 #include "figure-labels.h"
 #include "gnuplot-script.h"
+#include "result-files.h"
+#include "run-points.h"
 
 #include <algorithm>
+#include <cmath>
+#include <iomanip>
 #include <map>
 #include <sstream>
 #include <string>
@@ -22,82 +26,119 @@ namespace
 struct CurveFigure
 {
     std::string name;   ///< file name
+    Progress along;     ///< the x axis
     std::string column; ///< summary.csv's column of the target crossing on this x axis
     std::string xlabel;
     double scale; ///< of the x values (bytes shown in MB)
 };
 
-/// The runs shown: of several seeds only the first, so that the figure stays readable.
-std::vector<RunRecord>
-FirstSeedRuns(const std::vector<RunRecord>& runs)
-{
-    std::vector<RunRecord> shown;
-    for (const auto& run : runs)
-    {
-        auto first = std::min_element(
-            runs.begin(),
-            runs.end(),
-            [](const RunRecord& a, const RunRecord& b)
-            { return std::stoull(a.config.at("seed")) < std::stoull(b.config.at("seed")); });
-        if (run.config.at("seed") == first->config.at("seed"))
-        {
-            shown.push_back(run);
-        }
-    }
-    return shown;
-}
-
-/// Runs of one algorithm share its colour and marker and differ by dash pattern, numbered in
-/// the same order in every figure: each run's number among its algorithm's.
+/// Points of one algorithm share its colour and marker and differ by dash pattern, numbered in
+/// the same order in every figure: each point's number among its algorithm's.
 std::vector<size_t>
-DashVariants(const std::vector<RunRecord>& shown)
+DashVariants(const std::vector<RunPoint>& points)
 {
     std::vector<size_t> variant;
     std::map<std::string, size_t> seen;
-    for (const auto& run : shown)
+    for (const auto& point : points)
     {
-        variant.push_back(seen[run.config.at("algorithm")]++);
+        variant.push_back(seen[point.runs.at(0).config.at("algorithm")]++);
     }
     return variant;
 }
 
-/// Draw figure `p`: a curve (and a band, for up to 8 runs) per shown run, crossings marked.
+/// Draw figure `p`: a mean curve (and a band, for up to 8 points) per point, crossings marked.
 void
 DrawCurveFigure(const CurveFigure& p,
-                const std::vector<RunRecord>& shown,
+                const std::vector<RunPoint>& points,
                 const std::vector<size_t>& variant,
                 const FigureSet& set)
 {
-    const bool bands = shown.size() <= 8;
-    std::vector<double> xs;
-    for (const auto& run : shown)
+    std::vector<MeanCurve> curves;
+    size_t fewest = SIZE_MAX;
+    size_t most = 0;
+    for (const auto& point : points)
     {
-        for (const auto& point : run.curve.value_or(std::vector<CurvePoint>{}))
-        {
-            xs.push_back(p.name == "accuracy-vs-time"    ? point.time
-                         : p.name == "accuracy-vs-bytes" ? point.bytesPerNode * p.scale
-                                                         : point.round);
-        }
+        curves.push_back(MeanCurveOf(point, p.along));
+        fewest = std::min(fewest, point.runs.size());
+        most = std::max(most, point.runs.size());
     }
-    std::ostringstream body;
-    body << "set grid\nset xlabel " << GnuplotQuote(p.xlabel) << "\nset ylabel "
-         << GnuplotQuote(set.format.paper ? "test accuracy"
-                                          : "test accuracy (mean over nodes"
-                                                + std::string(bands ? ", band: min-max)" : ")"))
-         << "\nset yrange [0:1]\nset datafile separator \",\"\n"
-         << "set style fill transparent solid 0.15 noborder\n"
-         << AxisCommands("x", xs, set.options.logX, false, set.format.maxXTics);
-    // Where each run first reaches the target: a larger marker on the target line and a
-    // dotted drop line to the x axis.
-    for (size_t i = 0; i < shown.size(); ++i)
+    // The band: over the seeds where a point has several (auto), else over the nodes.
+    std::string band = set.options.band;
+    if (band == "auto")
     {
-        const std::string& at = shown[i].summary.at(p.column);
-        if (at.empty() || (set.options.logX && std::stod(at) <= 0))
+        band = most > 1 ? "seeds" : "nodes";
+    }
+    if (points.size() > 8)
+    {
+        band = "none"; // more bands than a figure can show apart
+    }
+    // The data: one block per point with a curve (gnuplot does not count empty blocks).
+    const std::string file = set.plotDir + "/" + p.name + ".dat";
+    std::ostringstream dat;
+    dat << "# x mean ci95_low ci95_high nodes_min nodes_max (one block per curve: mean test "
+           "accuracy over the seeds of a point, each seed's mean over nodes interpolated at every "
+           "x a seed evaluated at, up to the shortest seed's end)\n";
+    std::vector<double> xs;
+    std::vector<int> block(points.size(), -1);
+    int blocks = 0;
+    for (size_t i = 0; i < points.size(); ++i)
+    {
+        if (curves[i].points.empty())
         {
             continue;
         }
-        const std::string x = GnuplotNumber(std::stod(at) * p.scale);
-        AlgorithmStyle s = StyleOfAlgorithm(shown[i].config.at("algorithm"));
+        block[i] = blocks++;
+        for (const auto& m : curves[i].points)
+        {
+            const double x = m.x * p.scale;
+            const bool ci = m.accuracy.HasCi();
+            dat << std::setprecision(10) << x << " " << m.accuracy.mean << " "
+                << (ci ? m.accuracy.Low() : m.accuracy.mean) << " "
+                << (ci ? m.accuracy.High() : m.accuracy.mean) << " " << m.nodeMin << " "
+                << m.nodeMax << "\n";
+            xs.push_back(x);
+        }
+        dat << "\n\n";
+    }
+    WriteFileAtomically(file, dat.str());
+    const std::string bandText = band == "seeds"   ? ", band: 95% CI over seeds"
+                                 : band == "nodes" ? ", band: min-max over nodes"
+                                                   : "";
+    std::ostringstream body;
+    body << "set grid\nset xlabel " << GnuplotQuote(p.xlabel) << "\nset ylabel "
+         << GnuplotQuote(set.format.paper ? "test accuracy"
+                                          : "test accuracy (mean over nodes" + bandText + ")")
+         << "\nset yrange [0:1]\nset datafile separator whitespace\n"
+         << "set style fill transparent solid 0.15 noborder\n"
+         << AxisCommands("x", xs, set.options.logX, false, set.format.maxXTics);
+    if (most > 1)
+    {
+        body << "set title "
+             << GnuplotQuote(WrapText("mean over " + SeedCountText(fewest, most) + bandText
+                                          + "; each curve ends where the first of its seeds "
+                                            "ended; target marked at the mean over the seeds "
+                                            "that reached it",
+                                      set.format.titleWidth))
+             << " font \"," << (set.format.paper ? 7 : 10) << "\"\n";
+    }
+    // Where each point reaches the target (the mean over its seeds that reached it): a larger
+    // marker on the target line and a dotted drop line to the x axis.
+    std::vector<std::string> reachedNote(points.size());
+    for (size_t i = 0; i < points.size(); ++i)
+    {
+        const ColumnOverSeeds at = OverSeeds(points[i], p.column);
+        if (at.runs > 1 && at.values.n < at.runs)
+        {
+            reachedNote[i] = " (target in " + std::to_string(at.values.n) + " of "
+                             + std::to_string(at.runs) + " seeds)";
+        }
+        const double v = at.values.mean * p.scale;
+        if (at.values.n == 0 || (set.options.logX && v <= 0))
+        {
+            continue;
+        }
+        const std::string x = GnuplotNumber(v);
+        AlgorithmStyle s = StyleOfAlgorithm(points[i].runs.at(0).config.at("algorithm"));
         body << "set arrow from " << x << ", graph 0 to " << x << ", first " << set.target
              << " nohead dt 3 lw 1 lc rgb \"" << s.colour << "\"\n"
              << "set label \"\" at " << x << ", first " << set.target << " point pt " << s.pointType
@@ -105,23 +146,37 @@ DrawCurveFigure(const CurveFigure& p,
     }
     body << "plot ";
     std::vector<std::string> legend;
-    for (size_t i = 0; i < shown.size(); ++i)
+    const std::string data = GnuplotQuote(GnuplotPath(file));
+    for (size_t i = 0; i < points.size(); ++i)
     {
-        std::string data = GnuplotQuote(GnuplotPath(shown[i].dir + "/curve.csv"));
-        std::string x = "($"
-                        + std::string(p.name == "accuracy-vs-rounds" ? "1"
-                                      : p.name == "accuracy-vs-time" ? "2"
-                                                                     : "3")
-                        + "*" + GnuplotNumber(p.scale) + ")";
-        std::string style = LineStyle(shown[i].config.at("algorithm"), variant[i], set.format);
-        if (bands)
+        const std::string style
+            = LineStyle(points[i].runs.at(0).config.at("algorithm"), variant[i], set.format);
+        legend.push_back(RunLabel(points[i].runs.at(0), set.axes, {"seed"}, set.format.paper)
+                         + reachedNote[i]);
+        if (block[i] < 0)
         {
-            body << data << " using " << x << ":5:6 with filledcurves "
-                 << style.substr(0, style.find(" pt ")) << " notitle, ";
+            // No curve (nothing evaluated): the point keeps its legend entry.
+            body << "NaN with linespoints " << style << " title " << GnuplotQuote(legend.back())
+                 << ", ";
+            continue;
         }
-        legend.push_back(RunLabel(shown[i], set.axes, {"seed"}, set.format.paper));
-        body << data << " using " << x << ":4 with linespoints " << style << " ps "
-             << set.format.pointSize << " title " << GnuplotQuote(legend.back()) << ", ";
+        const std::string source = data + " index " + std::to_string(block[i]);
+        const bool drawBand = band == "nodes" || (band == "seeds" && curves[i].seeds > 1);
+        if (drawBand)
+        {
+            body << source << " using 1:" << (band == "seeds" ? "3:4" : "5:6")
+                 << " with filledcurves " << style.substr(0, style.find(" pt ")) << " notitle, ";
+        }
+        // Where seeds evaluated at different x, theirs interleave: about as many markers as one
+        // seed has evaluations, rather than a marker at every seed's.
+        size_t evaluations = 1;
+        for (const auto& run : points[i].runs)
+        {
+            evaluations = std::max(evaluations, run.curve ? run.curve->size() : 0);
+        }
+        body << source << " using 1:2 with linespoints " << style << " ps " << set.format.pointSize
+             << " pi " << std::max<size_t>(1, curves[i].points.size() / evaluations) << " title "
+             << GnuplotQuote(legend.back()) << ", ";
     }
     legend.push_back("target accuracy " + set.target + " (crossings marked)");
     body << set.target << " with lines dt 2 lc rgb \"black\" lw 1 title "
@@ -134,15 +189,23 @@ DrawCurveFigure(const CurveFigure& p,
 size_t
 DrawCurveFigures(const std::vector<RunRecord>& runs, const FigureSet& set)
 {
-    const std::vector<RunRecord> shown = FirstSeedRuns(runs);
-    const std::vector<size_t> variant = DashVariants(shown);
+    const std::vector<RunPoint> points = GroupSeeds(runs, set.axes);
+    const std::vector<size_t> variant = DashVariants(points);
     const std::vector<CurveFigure> figures
-        = {{"accuracy-vs-time", "time_to_target_s", "simulated wall-clock time (s)", 1},
-           {"accuracy-vs-bytes", "bytes_per_node_to_target", "bytes sent per node (MB)", 1e-6},
-           {"accuracy-vs-rounds", "round_to_target", "round", 1}};
+        = {{"accuracy-vs-time",
+            Progress::Time,
+            "time_to_target_s",
+            "simulated wall-clock time (s)",
+            1},
+           {"accuracy-vs-bytes",
+            Progress::Bytes,
+            "bytes_per_node_to_target",
+            "bytes sent per node (MB)",
+            1e-6},
+           {"accuracy-vs-rounds", Progress::Round, "round_to_target", "round", 1}};
     for (const CurveFigure& figure : figures)
     {
-        DrawCurveFigure(figure, shown, variant, set);
+        DrawCurveFigure(figure, points, variant, set);
     }
     return figures.size();
 }

@@ -16,10 +16,13 @@ namespace ns3
 {
 
 /**
- * Mean test accuracy (with a min-max band over nodes, up to 8 runs) against simulated time,
- * bytes sent per node and rounds, one curve per run (of several seeds only the first), the
- * target accuracy and each run's crossing of it marked. Runs of one algorithm share its colour
- * and marker and differ by dash pattern. Returns the number of figures (3).
+ * Mean test accuracy against simulated time, bytes sent per node and rounds, one curve per
+ * point: the mean over its seeds (MeanCurveOf, up to the end of its shortest seed), with a band
+ * for up to 8 points as PlotOptions::band says (95% confidence interval over the seeds, or
+ * min-max over nodes), the target accuracy and each point's crossing of it (the mean over the
+ * seeds that reached it; "target in k of n seeds" in the legend where not all did) marked. The
+ * data of each figure is in its .dat file. Points of one algorithm share its colour and marker
+ * and differ by dash pattern. Returns the number of figures (3).
  */
 size_t DrawCurveFigures(const std::vector<RunRecord>& runs, const FigureSet& set);
 

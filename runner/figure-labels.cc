@@ -148,4 +148,12 @@ RunLabel(const RunRecord& run,
     return label;
 }
 
+std::string
+SeedCountText(size_t fewest, size_t most)
+{
+    return (fewest == most ? std::to_string(most)
+                           : std::to_string(fewest) + " to " + std::to_string(most))
+           + " seeds";
+}
+
 } // namespace ns3

@@ -28,6 +28,9 @@ std::string RunLabel(const RunRecord& run,
                      const std::set<std::string>& skip,
                      bool compact);
 
+/// How many seeds the points of a figure have: "3 seeds", or "2 to 3 seeds" when they differ.
+std::string SeedCountText(size_t fewest, size_t most);
+
 } // namespace ns3
 
 #endif // DLSIM_FIGURE_LABELS_H

@@ -92,6 +92,20 @@ ParsePlotOption(const std::string& arg, PlotOptions& options)
         options.figureStyle = value;
         return true;
     }
+    const std::string band = "--band";
+    if (arg == band || arg.rfind(band + "=", 0) == 0)
+    {
+        const std::string value = arg == band ? "" : arg.substr(band.size() + 1);
+        if (value != "auto" && value != "seeds" && value != "nodes" && value != "none")
+        {
+            throw ScenarioError("--band " + (value.empty() ? "needs a value" : "'" + value + "'")
+                                + ": use auto, seeds (95% confidence interval over a point's "
+                                  "seeds), nodes (least to largest accuracy over the nodes) or "
+                                  "none");
+        }
+        options.band = value;
+        return true;
+    }
     if (arg.rfind("--target_accuracy", 0) == 0)
     {
         ScenarioConfig c = ScenarioConfig::Load("", {arg});

@@ -26,12 +26,19 @@ struct PlotOptions
     /// values are positive and span a factor of 10 or more.
     bool logX = false;
     bool logY = false;
+    /**
+     * The band around each accuracy curve: "seeds" (the 95% confidence interval of the mean over
+     * a point's seeds; none for a point of one seed), "nodes" (the least and largest accuracy over
+     * the nodes, averaged over the seeds), "none", or "auto": seeds when a point of the figure
+     * has several, else nodes.
+     */
+    std::string band = "auto";
 };
 
 /**
- * Take `arg` into `options` if it is one of --figure-style=STYLE, --log-x, --log-y and
- * --target_accuracy=X; false when it is none of them. Throws ScenarioError naming the flag and
- * the value when the value is bad (e.g. an unknown figure style).
+ * Take `arg` into `options` if it is one of --figure-style=STYLE, --band=BAND, --log-x, --log-y
+ * and --target_accuracy=X; false when it is none of them. Throws ScenarioError naming the flag
+ * and the value when the value is bad (e.g. an unknown figure style).
  */
 bool ParsePlotOption(const std::string& arg, PlotOptions& options);
 

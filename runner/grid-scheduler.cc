@@ -363,7 +363,9 @@ RunGrid(const ScenarioConfig& config,
     const size_t failures = points.size() - indexed;
     std::cout << "dlsim: index of " << indexed << " runs in " << root << "/index.csv, wall time "
               << std::fixed << std::setprecision(0) << elapsed() << " s" << std::endl;
-    PrintGridTable(points, failed, config.GetString("target_accuracy"), std::cout);
+    WriteFileAtomically(
+        root + "/" + kGridSummaryFile,
+        PrintGridTable(points, failed, config.GetString("target_accuracy"), std::cout));
     if (failures > 0)
     {
         std::cerr << "dlsim: error: " << failures << " of " << points.size() << " runs failed"

@@ -18,27 +18,97 @@ namespace
 {
 
 /**
- * A summary figure times `scale` as text with 3 significant digits (`precision` decimals if
- * given), but never in exponent notation; `empty` for an empty field.
+ * `v` as text with `precision` decimals, or (precision < 0) with 3 significant digits, the
+ * decimals used being left in `precision`; never in exponent notation.
  */
 std::string
-Field(const std::string& value, int precision, double scale, const std::string& empty)
+Number(double v, int& precision)
 {
-    if (value.empty())
-    {
-        return empty;
-    }
-    const double v = std::stod(value) * scale;
     if (precision < 0)
     {
-        precision = v > 0 ? std::clamp(2 - static_cast<int>(std::floor(std::log10(v))), 0, 6) : 1;
+        // (A hair above log10: 9.9999999997, a mean of 10s, shows as 10.0, not 10.00.)
+        precision
+            = v > 0 ? std::clamp(2 - static_cast<int>(std::floor(std::log10(v) + 1e-9)), 0, 6) : 1;
     }
     std::ostringstream text;
     text << std::fixed << std::setprecision(precision) << v;
     return text.str();
 }
 
+/**
+ * A summary figure times `scale` as text with 3 significant digits (`precision` decimals if
+ * given), but never in exponent notation; `empty` for an empty field.
+ */
+std::string
+Field(const std::string& value, int precision, double scale, const std::string& empty)
+{
+    return value.empty() ? empty : Number(std::stod(value) * scale, precision);
+}
+
+/**
+ * A summary column over a point's seeds as a table cell: "0.712 ± 0.013", the mean alone for one
+ * value, "(k of n)" after it when only k of the n finished seeds have one, `none` when none has.
+ */
+std::string
+SeedsCell(const RunPoint& point,
+          const std::string& column,
+          int precision,
+          double scale,
+          const std::string& none)
+{
+    if (point.runs.empty())
+    {
+        return "-";
+    }
+    const ColumnOverSeeds over = OverSeeds(point, column);
+    const size_t k = over.values.n;
+    const std::string of = " (" + std::to_string(k) + " of " + std::to_string(over.runs) + ")";
+    if (k == 0)
+    {
+        return none + (over.runs > 1 ? of : "");
+    }
+    std::string cell = Number(over.values.mean * scale, precision);
+    if (over.values.HasCi())
+    {
+        cell += " \u00b1 " + Number(over.values.halfWidth * scale, precision);
+    }
+    return cell + (k < over.runs ? of : "");
+}
+
+/// Rows of cells as columns padded to their widest cell, each row indented by two spaces.
+std::string
+Columns(const std::vector<std::vector<std::string>>& rows)
+{
+    // Widths in characters: the UTF-8 "±" is two bytes but one character.
+    auto width = [](const std::string& cell)
+    {
+        return static_cast<size_t>(
+            std::count_if(cell.begin(), cell.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+    };
+    std::vector<size_t> widths(rows[0].size(), 0);
+    for (const auto& row : rows)
+    {
+        for (size_t c = 0; c < row.size(); ++c)
+        {
+            widths[c] = std::max(widths[c], width(row[c]));
+        }
+    }
+    std::ostringstream out;
+    for (const auto& row : rows)
+    {
+        out << " ";
+        for (size_t c = 0; c < row.size(); ++c)
+        {
+            out << " " << row[c] << std::string(widths[c] - width(row[c]), ' ');
+        }
+        out << "\n";
+    }
+    return out.str();
+}
+
 } // namespace
+
+const char* const kGridSummaryFile = "grid-summary.txt";
 
 std::string
 HumanDuration(double seconds)
@@ -84,63 +154,101 @@ DescribeOutcome(const std::string& out)
            + Field(fields->at("final_accuracy_mean"), 3, 1, "none (no evaluation)") + ", target "
            + (time.empty() ? "not reached" : "at " + Field(time, -1, 1, "") + " s");
 }
-void
-PrintGridTable(const std::vector<GridPoint>& points,
-               const std::vector<bool>& failed,
-               const std::string& target,
-               std::ostream& out)
+std::string
+GridTable(const std::vector<RunPoint>& points, const std::string& target)
 {
+    if (points.empty())
+    {
+        return "dlsim: grid results: no runs\n";
+    }
+    const bool seeds = std::any_of(
+        points.begin(), points.end(), [](const RunPoint& p) { return p.Seeds() > 1; });
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> header;
     for (const auto& [key, value] : points[0].values)
     {
         header.push_back(key);
     }
+    if (seeds)
+    {
+        header.push_back("seeds");
+    }
     for (const char* column : {"final accuracy", "time to target (s)", "MB/node to target"})
     {
         header.push_back(column);
     }
     rows.push_back(header);
-    for (size_t i = 0; i < points.size(); ++i)
+    for (const auto& point : points)
     {
         std::vector<std::string> row;
-        for (const auto& [key, value] : points[i].values)
+        for (const auto& [key, value] : point.values)
         {
             row.push_back(value);
         }
-        auto fields = ReadSummaryCsv(points[i].config.GetString("out") + "/summary.csv");
-        if (failed[i] || !fields)
+        if (seeds)
+        {
+            row.push_back(std::to_string(point.Seeds())
+                          + (point.failed ? " (" + std::to_string(point.failed) + " failed)" : ""));
+        }
+        if (point.runs.empty())
         {
             row.insert(row.end(), {"failed", "-", "-"});
         }
+        else if (!seeds)
+        {
+            // One run: its figures as its summary holds them.
+            const auto& summary = point.runs[0].summary;
+            row.push_back(Field(summary.at("final_accuracy_mean"), 3, 1, "no evaluation"));
+            row.push_back(Field(summary.at("time_to_target_s"), -1, 1, "not reached"));
+            row.push_back(Field(summary.at("bytes_per_node_to_target"), -1, 1e-6, "not reached"));
+        }
         else
         {
-            row.push_back(Field(fields->at("final_accuracy_mean"), 3, 1, "no evaluation"));
-            row.push_back(Field(fields->at("time_to_target_s"), -1, 1, "not reached"));
-            row.push_back(Field(fields->at("bytes_per_node_to_target"), -1, 1e-6, "not reached"));
+            row.push_back(SeedsCell(point, "final_accuracy_mean", 3, 1, "no evaluation"));
+            row.push_back(SeedsCell(point, "time_to_target_s", -1, 1, "not reached"));
+            row.push_back(SeedsCell(point, "bytes_per_node_to_target", -1, 1e-6, "not reached"));
         }
         rows.push_back(row);
     }
-    std::vector<size_t> widths(header.size(), 0);
-    for (const auto& row : rows)
+    std::string title = "dlsim: grid results (target accuracy " + target
+                        + "; time and bytes to it interpolated between evaluations";
+    if (seeds)
     {
-        for (size_t c = 0; c < row.size(); ++c)
-        {
-            widths[c] = std::max(widths[c], row[c].size());
-        }
+        title += "; over the seeds of each point: mean \u00b1 half-width of the 95% confidence "
+                 "interval (Student t), to the target over the seeds that reached it, k of n "
+                 "where not all did";
     }
-    out << "dlsim: grid results (target accuracy " << target
-        << "; time and bytes to it interpolated between evaluations):\n";
-    for (const auto& row : rows)
+    return title + "):\n" + Columns(rows);
+}
+
+std::string
+PrintGridTable(const std::vector<GridPoint>& points,
+               const std::vector<bool>& failed,
+               const std::string& target,
+               std::ostream& out)
+{
+    std::vector<RunPoint> runPoints;
+    for (size_t i = 0; i < points.size(); ++i)
     {
-        out << " ";
-        for (size_t c = 0; c < row.size(); ++c)
+        std::vector<std::pair<std::string, std::string>> values;
+        for (const auto& value : points[i].values)
         {
-            out << " " << std::left << std::setw(static_cast<int>(widths[c])) << row[c];
+            if (value.first != "seed")
+            {
+                values.push_back(value);
+            }
         }
-        out << std::right << "\n";
+        RunPoint& point = PointWithValues(runPoints, values);
+        std::ostringstream ignored; // a point that did not finish is reported as failed
+        const auto runs = failed[i]
+                              ? std::vector<RunRecord>{}
+                              : ReadFinishedRuns(points[i].config.GetString("out"), -1.0, ignored);
+        point.runs.insert(point.runs.end(), runs.begin(), runs.end());
+        point.failed += runs.empty() ? 1 : 0;
     }
-    out << std::flush;
+    const std::string table = GridTable(runPoints, target);
+    out << table << std::flush;
+    return table;
 }
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 #ifndef DLSIM_GRID_TABLE_H
 #define DLSIM_GRID_TABLE_H
 
+#include "run-points.h"
 #include "scenario-grid.h"
 
 #include <ostream>
@@ -15,6 +16,9 @@
 
 namespace ns3
 {
+
+/// The file in a grid's folder that holds its closing table (GridTable).
+extern const char* const kGridSummaryFile;
 
 /// A wall time for people: "45 s", "3 min 20 s", "1 h 05 min".
 std::string HumanDuration(double seconds);
@@ -26,14 +30,23 @@ std::string DescribePoint(const GridPoint& point);
 std::string DescribeOutcome(const std::string& out);
 
 /**
- * The table at the end of a grid: one row per point with its swept values, the final mean
+ * The table of a grid's points, as text: one row per point with its values, the final mean
  * accuracy and time and bytes to the target (as in index.csv), so that a grid's outcome can
- * be read without opening any file. `failed[i]`: point i failed.
+ * be read without opening any file. When a point has several seeds (repeat, or a seed axis),
+ * one row per point over its seeds: how many, the mean and the half-width of the 95% confidence
+ * interval (Student t), and "k of n" where only k of its n seeds reached the target (the mean
+ * is over those k) or evaluated; failed seeds are counted.
  */
-void PrintGridTable(const std::vector<GridPoint>& points,
-                    const std::vector<bool>& failed,
-                    const std::string& target,
-                    std::ostream& out);
+std::string GridTable(const std::vector<RunPoint>& points, const std::string& target);
+
+/**
+ * The table at the end of a grid (GridTable), from its points' folders: `failed[i]`: point i
+ * failed. Printed to `out` and returned.
+ */
+std::string PrintGridTable(const std::vector<GridPoint>& points,
+                           const std::vector<bool>& failed,
+                           const std::string& target,
+                           std::ostream& out);
 
 } // namespace ns3
 

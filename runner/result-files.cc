@@ -117,6 +117,21 @@ SafeFileName(const std::string& text)
     return out;
 }
 
+std::string
+CsvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+    {
+        return text;
+    }
+    std::string quoted = "\"";
+    for (char ch : text)
+    {
+        quoted += ch == '"' ? "\"\"" : std::string(1, ch);
+    }
+    return quoted + "\"";
+}
+
 StreamedFile::StreamedFile(const std::string& path, const std::string& header) : m_path(path)
 {
     const std::string partial = path + ".partial";

@@ -40,6 +40,12 @@ void CommitPartialFile(const std::string& path);
 std::string SafeFileName(const std::string& text);
 
 /**
+ * `text` as one field of a CSV file dlsim writes: as it is, or between double quotes (a quote
+ * inside doubled, RFC 4180) when it holds a comma, a quote or a line break.
+ */
+std::string CsvField(const std::string& text);
+
+/**
  * A file written while the run goes on (rounds.csv, eval.csv, curve.csv): lines are buffered
  * and written to PATH.partial at every Flush (each evaluation), so an interrupted run keeps
  * what it computed, and the name says it is incomplete; Commit flushes to disk and renames it

@@ -19,13 +19,14 @@ namespace ns3
 {
 
 /**
- * Render figures into `dir`/plots with gnuplot: mean test accuracy (with a min-max band over
- * nodes) against simulated time, bytes sent per node and rounds, one curve per run, the target
- * accuracy and each run's crossing of it marked; and for a sweep (an axis other than algorithm
- * and seed), time and bytes to the target against the swept value, one line per algorithm,
- * mean and min-max over seeds. An algorithm has the same colour and marker in every figure;
- * runs of one algorithm differ by dash pattern. Throws if gnuplot fails; returns the number of
- * figures.
+ * Render figures into `dir`/plots with gnuplot: mean test accuracy against simulated time,
+ * bytes sent per node and rounds, one curve per point (the mean over its seeds, with a band of
+ * its 95% confidence interval or the min-max over nodes), the target accuracy and each point's
+ * crossing of it marked (DrawCurveFigures); and for a sweep (an axis other than algorithm and
+ * seed), time and bytes to the target against the swept value, one line per algorithm, mean
+ * and 95% confidence interval over seeds (DrawSweepFigures). An algorithm has the same colour
+ * and marker in every figure; points of one algorithm differ by dash pattern. Throws if gnuplot
+ * fails; returns the number of figures.
  */
 size_t PlotRuns(const std::string& dir, std::ostream& log, const PlotOptions& options = {});
 

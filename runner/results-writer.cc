@@ -425,13 +425,17 @@ ResultsWriter::OnRound(const RoundReport& r)
 void
 ResultsWriter::OnEvaluated(const EvalReport& r)
 {
+    // A timed evaluation's `round` is its tick: eval.csv gives the rounds the learner had
+    // completed instead (the tick is the time), so that a round is a round in every run.
+    const bool timed = m_evalInterval.IsStrictlyPositive();
     std::ostringstream line;
-    line << std::setprecision(9) << r.round << "," << r.time.GetSeconds() << "," << r.learner << ","
-         << r.accuracy << "," << r.loss << "\n";
+    line << std::setprecision(9) << (timed ? r.completedRounds : r.round) << ","
+         << r.time.GetSeconds() << "," << r.learner << "," << r.accuracy << "," << r.loss << "\n";
     m_evalCsv->Append(line.str());
     EvalRound& round = m_evals[r.round];
     round.accuracies.push_back(r.accuracy);
     round.bytes.push_back(r.totalBytes);
+    round.completedRounds.push_back(r.completedRounds);
     round.time = std::max(round.time, r.time.GetSeconds());
     m_lastEvalTime = std::max(m_lastEvalTime, r.time.GetSeconds());
     if (m_evalInterval.IsZero())
@@ -475,8 +479,11 @@ ResultsWriter::ReportEvalRound(uint32_t round)
         = std::accumulate(bytes.begin(), bytes.end(), 0.0) / std::max<size_t>(1, bytes.size());
     double wall
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
+    // By rounds, the round every node completed; on a clock, the rounds the learners evaluated
+    // had completed, on average (a tick's index is no round: its time says which tick it was).
+    const double rounds = m_evalInterval.IsStrictlyPositive() ? Mean(e.completedRounds) : round;
     std::ostringstream line;
-    line << std::setprecision(9) << round << "," << e.time << "," << bytesPerNode << "," << mean
+    line << std::setprecision(9) << rounds << "," << e.time << "," << bytesPerNode << "," << mean
          << "," << *minIt << "," << *maxIt << "\n";
     m_curveCsv->Append(line.str());
     // What was computed up to this evaluation is on disk even if the run is stopped later.
@@ -503,13 +510,14 @@ ResultsWriter::ReportEvalRound(uint32_t round)
           << mean << " (min " << *minIt << ", max " << *maxIt << ")  sent " << std::setprecision(2)
           << bytesPerNode / 1e6 << " MB/node  wall " << std::setprecision(1) << wall << " s"
           << std::endl;
-    m_summary.finalRound = round;
+    // From the line as written, as the crossing below is.
+    m_curve.push_back(ParseCurveLine(line.str()));
+    m_summary.finalRound = m_curve.back().round;
     m_summary.finalAccuracyMean = mean;
     m_summary.finalAccuracyMin = *minIt;
     m_summary.finalAccuracyMax = *maxIt;
-    // From the numbers as curve.csv holds them, so that collect and plot, which recompute
-    // from curve.csv, arrive at the same values.
-    m_curve.push_back(ParseCurveLine(line.str()));
+    // From the numbers as curve.csv holds them (m_curve), so that collect and plot, which
+    // recompute from curve.csv, arrive at the same values.
     if (auto crossing = FindTargetCrossing(m_curve, m_targetAccuracy);
         crossing && !m_summary.timeToTarget)
     {
@@ -558,6 +566,10 @@ ResultsWriter::Finish(uint64_t seed)
     m_summary.minRoundsPerNode = *fewest;
     m_summary.maxRoundsPerNode = *most;
     m_summary.targetAccuracy = m_targetAccuracy;
+    if (auto last = FindLastCrossing(m_curve, m_targetAccuracy))
+    {
+        m_summary.timeStaysAboveTarget = last->time;
+    }
     // Timed evaluations go on until the tick after the last round.
     m_summary.simulatedSeconds = std::max(m_lastRoundTime, m_lastEvalTime);
     m_summary.wallSeconds
@@ -601,6 +613,7 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
         << "  \"time_to_target_s\": " << opt(s.timeToTarget) << ",\n"
         << "  \"bytes_per_node_to_target\": " << opt(s.bytesPerNodeToTarget) << ",\n"
         << "  \"round_to_target\": " << opt(s.roundToTarget) << ",\n"
+        << "  \"time_stays_above_target_s\": " << opt(s.timeStaysAboveTarget) << ",\n"
         << "  \"simulated_time_s\": " << s.simulatedSeconds << ",\n"
         << "  \"bytes_per_node\": {\"values\": " << s.valueBytesPerNode
         << ", \"metadata\": " << s.metadataBytesPerNode
@@ -646,7 +659,7 @@ SummaryCsvHeader()
 {
     return "final_accuracy_mean,final_accuracy_min,final_accuracy_max,time_to_target_s,"
            "bytes_per_node_to_target,round_to_target,simulated_time_s,value_bytes_per_node,"
-           "metadata_bytes_per_node,wire_bytes_per_node,wall_time_s";
+           "metadata_bytes_per_node,wire_bytes_per_node,time_stays_above_target_s,wall_time_s";
 }
 
 std::string
@@ -669,7 +682,11 @@ SummaryCsvRow(const RunSummary& s)
     opt(s.bytesPerNodeToTarget);
     opt(s.roundToTarget);
     o << s.simulatedSeconds << "," << s.valueBytesPerNode << "," << s.metadataBytesPerNode << ","
-      << s.wireBytesPerNode << "," << s.wallSeconds;
+      << s.wireBytesPerNode << ",";
+    // Added after the others, so that they keep their places of earlier versions; the wall time,
+    // which alone differs between two runs of one configuration, stays last.
+    opt(s.timeStaysAboveTarget);
+    o << s.wallSeconds;
     return o.str();
 }
 

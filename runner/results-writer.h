@@ -35,8 +35,10 @@ struct RunSummary
     uint64_t seed = 0;
     double targetAccuracy = 0.0;
     /// The last evaluation: its round and accuracies over the learners; none when the run
-    /// evaluated nothing (e.g. LearnerApplication::Evaluate=false), never a made-up 0.
-    std::optional<uint32_t> finalRound;
+    /// evaluated nothing (e.g. LearnerApplication::Evaluate=false), never a made-up 0. The
+    /// round is the rounds completed: with timed evaluations (EvalInterval), the mean over the
+    /// learners evaluated of the rounds each had completed, so it may be fractional.
+    std::optional<double> finalRound;
     std::optional<double> finalAccuracyMean;
     std::optional<double> finalAccuracyMin;
     std::optional<double> finalAccuracyMax;
@@ -44,6 +46,9 @@ struct RunSummary
     std::optional<double> bytesPerNodeToTarget;
     /// Interpolated like the time and bytes (see time-to-target.h), so it may be fractional.
     std::optional<double> roundToTarget;
+    /// When the mean accuracy crosses the target for the last time (FindLastCrossing): it stays
+    /// at or above the target from then on; none when the run ends below it.
+    std::optional<double> timeStaysAboveTarget;
     double simulatedSeconds = 0.0;
     double wallSeconds = 0.0;
     double valueBytesPerNode = 0.0; ///< mean over nodes, cumulative
@@ -84,8 +89,9 @@ struct RunSummary
  * run, when every learner has completed its last round, is LearnerHelper's (SetStopWhenDone).
  *
  * When the learners' EvalInterval is set, they are evaluated on one clock instead
- * (EvaluationClock); a curve line is then one tick (its `round` is the tick's index), and the
- * run ends at the first tick after every learner finished.
+ * (EvaluationClock); a curve line is then one tick, and the run ends at the first tick after
+ * every learner finished. A round is still a round then: eval.csv gives each learner's
+ * completed rounds, curve.csv their mean over the learners evaluated (the tick is its time).
  */
 class ResultsWriter
 {
@@ -196,6 +202,7 @@ class ResultsWriter
         std::vector<double> accuracies;
         double time = 0.0;
         std::vector<uint64_t> bytes; ///< timed evaluations: each learner's bytes sent so far
+        std::vector<double> completedRounds; ///< timed evaluations: each learner's rounds
     };
     std::map<uint32_t, EvalRound> m_evals;
     std::vector<CurvePoint> m_curve; ///< curve.csv so far, for the time to target

@@ -21,6 +21,12 @@ namespace
 constexpr int kStyle
     = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
 
+/// --band's help, for a run and for --plot and --collect.
+const char* const kBandHelp
+    = "the band around each accuracy curve: auto (the default: seeds when a point has several, "
+      "else nodes), seeds (95% confidence interval over a point's seeds), nodes (least to "
+      "largest accuracy over the nodes) or none";
+
 /// The options of a run (and of a grid); --log-file is for the grid's own children.
 const po::options_description&
 RunOptionsDescription()
@@ -45,6 +51,7 @@ RunOptionsDescription()
             "figure-style",
             po::value<std::string>()->value_name("STYLE"),
             "screen (PNG and SVG, the default) or paper (PDF and SVG, 3.5 in wide)")(
+            "band", po::value<std::string>()->value_name("BAND"), kBandHelp)(
             "log-x", "logarithmic x axes in every figure")("log-y",
                                                            "logarithmic y axes in every figure")(
             "log-file",
@@ -69,6 +76,7 @@ PlotOptionsDescription()
             "figure-style",
             po::value<std::string>()->value_name("STYLE"),
             "screen (PNG and SVG, the default) or paper (PDF and SVG, 3.5 in wide)")(
+            "band", po::value<std::string>()->value_name("BAND"), kBandHelp)(
             "log-x", "logarithmic x axes in every figure")("log-y",
                                                            "logarithmic y axes in every figure");
         return d;
@@ -154,7 +162,7 @@ ThrowSyntaxError(const po::error& e)
         {
             ParseJobsFile("");
         }
-        if (name == "figure-style" || name == "target_accuracy")
+        if (name == "figure-style" || name == "band" || name == "target_accuracy")
         {
             PlotOptions ignored;
             ParsePlotOption("--" + name, ignored);
@@ -187,7 +195,8 @@ ParsePlotArguments(const std::vector<std::string>& args)
          po::collect_unrecognized(parsed.options, po::include_positional))
     {
         throw ScenarioError("dlsim plot/collect take only --target_accuracy=X, "
-                            "--figure-style=screen|paper, --log-x and --log-y after DIR, got '"
+                            "--figure-style=screen|paper, --band=BAND, --log-x and --log-y after "
+                            "DIR, got '"
                             + other + "'");
     }
     for (const po::option& option : parsed.options)
@@ -271,7 +280,7 @@ ParseRunArguments(int argc, char** argv)
         {
             line.logFile = value;
         }
-        else if (name == "figure-style" || name == "log-x" || name == "log-y")
+        else if (name == "figure-style" || name == "band" || name == "log-x" || name == "log-y")
         {
             ParsePlotOption("--" + name + (option.value.empty() ? "" : "=" + value),
                             line.plotOptions);
@@ -297,7 +306,7 @@ PrintUsage(std::ostream& out)
     out << "usage: dlsim-run [SCENARIO.ini] [OPTIONS] [--KEY=VALUE ...] "
            "[--ns3.TYPE::ATTRIBUTE=VALUE ...]\n"
         << "       dlsim-run --plot DIR [--target_accuracy=X] [--figure-style=screen|paper]\n"
-        << "                 [--log-x] [--log-y]\n"
+        << "                 [--band=auto|seeds|nodes|none] [--log-x] [--log-y]\n"
         << "       dlsim-run --collect DIR [the same options as --plot]\n"
         << "(./dlsim run, ./dlsim plot and ./dlsim collect call it this way.)\n\n"
         << "Runs a scenario (default scenarios/quickstart.ini) and writes its results.\n"

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iomanip>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -214,11 +215,16 @@ FindRunFolders(const std::string& dir)
 std::optional<std::map<std::string, std::string>>
 ReadSummaryCsv(const std::string& path)
 {
+    // Runs written before time_stays_above_target_s existed lack that column: they are still
+    // finished runs (not rerun by a grid), and the catalogue computes it from their curve.csv.
+    const std::string added = "time_stays_above_target_s,";
+    std::string before = SummaryCsvHeader();
+    before.erase(before.find(added), added.size());
     std::ifstream in(path);
     std::string header;
     std::string row;
     if (!in || ReadBoundedLine(in, header, kMaxSummaryLine) != LineRead::Line
-        || header != SummaryCsvHeader()
+        || (header != SummaryCsvHeader() && header != before)
         || ReadBoundedLine(in, row, kMaxSummaryLine) != LineRead::Line)
     {
         return std::nullopt;
@@ -229,13 +235,20 @@ ReadSummaryCsv(const std::string& path)
     {
         return std::nullopt;
     }
-    // Every figure a finite number (the accuracies may be empty: nothing evaluated; the three
-    // "to target" columns too: not reached).
-    std::map<std::string, std::string> byColumn;
+    // Every figure a finite number (the accuracies may be empty: nothing evaluated; the
+    // to-target columns too: not reached).
+    static const std::set<std::string> mayBeEmpty = {"final_accuracy_mean",
+                                                     "final_accuracy_min",
+                                                     "final_accuracy_max",
+                                                     "time_to_target_s",
+                                                     "bytes_per_node_to_target",
+                                                     "round_to_target",
+                                                     "time_stays_above_target_s"};
+    std::map<std::string, std::string> byColumn = {{"time_stays_above_target_s", ""}};
     for (size_t i = 0; i < fields.size(); ++i)
     {
         byColumn[columns[i]] = fields[i];
-        if (fields[i].empty() && i <= 5)
+        if (fields[i].empty() && mayBeEmpty.count(columns[i]))
         {
             continue;
         }
@@ -292,6 +305,8 @@ RunRecord::Retarget(double target)
     summary["time_to_target_s"] = crossing ? text(crossing->time) : "";
     summary["bytes_per_node_to_target"] = crossing ? text(crossing->bytesPerNode) : "";
     summary["round_to_target"] = crossing ? text(crossing->round) : "";
+    auto last = FindLastCrossing(curve.value(), target);
+    summary["time_stays_above_target_s"] = last ? text(last->time) : "";
 }
 
 std::vector<RunRecord>

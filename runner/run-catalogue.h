@@ -55,8 +55,9 @@ std::vector<std::string> SplitFields(const std::string& line);
 /**
  * The row of a summary.csv by column, if the file is complete: the expected header
  * (SummaryCsvHeader) and one row of finite numbers (the accuracy and to-target columns may be
- * empty: nothing evaluated, target not reached). Anything else (missing, empty, truncated,
- * another header) is nullopt: the run did not finish.
+ * empty: nothing evaluated, target not reached). The header of earlier versions, without
+ * time_stays_above_target_s, is read too, with that column empty. Anything else (missing,
+ * empty, truncated, another header) is nullopt: the run did not finish.
  */
 std::optional<std::map<std::string, std::string>> ReadSummaryCsv(const std::string& path);
 

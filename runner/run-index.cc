@@ -4,6 +4,8 @@
  */
 #include "run-index.h"
 
+#include "grid-table.h"
+#include "point-tables.h"
 #include "result-files.h"
 #include "results-writer.h"
 #include "scenario-config.h"
@@ -11,7 +13,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <iomanip>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -47,8 +48,11 @@ RunAxes(const std::vector<RunRecord>& runs)
 namespace
 {
 
-/// index.csv of `runs` under `dir`: the one writer, for grids and for `collect`.
-void
+/**
+ * index.csv, points.csv and comparisons.csv of `runs` under `dir`: the one writer, for grids and
+ * for `collect`. Returns the points.
+ */
+std::vector<RunPoint>
 WriteIndex(const std::string& dir, std::vector<RunRecord> runs, std::ostream& log)
 {
     const std::vector<std::string> axes = RunAxes(runs);
@@ -68,18 +72,7 @@ WriteIndex(const std::string& dir, std::vector<RunRecord> runs, std::ostream& lo
                          return false;
                      });
     std::ostringstream index;
-    for (const auto& axis : axes)
-    {
-        index << axis << ",";
-    }
-    // Swept rates and latencies once more as numbers in bit/s and seconds, for plotting tools.
-    for (const auto& axis : axes)
-    {
-        if (!NumericColumnSuffix(axis).empty())
-        {
-            index << axis << NumericColumnSuffix(axis) << ",";
-        }
-    }
+    index << AxisColumnsHeader(axes);
     // Every run's summary.csv has this header (ReadSummaryCsv checked it).
     const std::string header = SummaryCsvHeader();
     const std::vector<std::string> columns = SplitFields(header);
@@ -88,19 +81,8 @@ WriteIndex(const std::string& dir, std::vector<RunRecord> runs, std::ostream& lo
     index << "run," << (targetColumn ? "target_accuracy," : "") << header << "\n";
     for (const auto& run : runs)
     {
-        for (const auto& axis : axes)
-        {
-            const std::string& v = run.config.at(axis);
-            index << (v.find(',') == std::string::npos ? v : "\"" + v + "\"") << ",";
-        }
-        for (const auto& axis : axes)
-        {
-            if (!NumericColumnSuffix(axis).empty())
-            {
-                index << std::setprecision(12) << NumericValue(axis, run.config.at(axis)) << ",";
-            }
-        }
-        index << fs::relative(run.dir, dir).string();
+        index << AxisColumns(axes, [&run](const std::string& axis) { return run.config.at(axis); })
+              << fs::relative(run.dir, dir).string();
         if (targetColumn)
         {
             index << "," << run.config.at("target_accuracy");
@@ -113,7 +95,14 @@ WriteIndex(const std::string& dir, std::vector<RunRecord> runs, std::ostream& lo
         index << "\n";
     }
     WriteFileAtomically(dir + "/index.csv", index.str());
-    log << "dlsim: index of " << runs.size() << " runs in " << dir << "/index.csv" << std::endl;
+    // The runs over their seeds, in the index's order.
+    const std::vector<RunPoint> points = GroupSeeds(runs, axes);
+    WriteFileAtomically(dir + "/points.csv", PointsCsv(points, axes));
+    WriteFileAtomically(dir + "/comparisons.csv", ComparisonsCsv(points, axes));
+    log << "dlsim: index of " << runs.size() << " runs in " << dir << "/index.csv; "
+        << points.size() << " points over their seeds (mean, 95% confidence interval) in "
+        << "points.csv, paired t-tests between algorithms in comparisons.csv" << std::endl;
+    return points;
 }
 
 } // namespace
@@ -122,7 +111,10 @@ size_t
 CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy)
 {
     std::vector<RunRecord> runs = RequireFinishedRuns(dir, targetAccuracy, std::cerr);
-    WriteIndex(dir, runs, log);
+    const std::vector<RunPoint> points = WriteIndex(dir, runs, log);
+    // A grid writes its own table, with its failed points; here the finished runs tell it all.
+    WriteFileAtomically(dir + "/" + kGridSummaryFile,
+                        GridTable(points, runs[0].config.at("target_accuracy")));
     return runs.size();
 }
 

@@ -26,15 +26,17 @@ std::vector<std::string> RunAxes(const std::vector<RunRecord>& runs);
  * whose values differ between runs; a `target_accuracy` column names the target that the
  * to-target columns refer to. Time, bytes and round to the target are recomputed from each
  * run's curve.csv (see time-to-target.h), for targetAccuracy when it is >= 0, else for the
- * run's own target. Returns the number of runs found; throws if none.
+ * run's own target. Next to it: points.csv and comparisons.csv (point-tables.h) and the grid
+ * table (kGridSummaryFile) of the runs over their seeds. Returns the number of runs found;
+ * throws if none.
  */
 size_t CollectRuns(const std::string& dir, std::ostream& log, double targetAccuracy = -1.0);
 
 /**
- * `dir`/index.csv of the finished runs among `runDirs` (a grid's points), written as
- * CollectRuns writes it: rows ordered by their axis values (rates and latencies by value), so
- * that a grid and a later `collect` of its folder give the same file. Writes nothing when none
- * finished; returns the number of runs listed.
+ * `dir`/index.csv, points.csv and comparisons.csv of the finished runs among `runDirs` (a
+ * grid's points), written as CollectRuns writes them: rows ordered by their axis values (rates
+ * and latencies by value), so that a grid and a later `collect` of its folder give the same
+ * files. Writes nothing when none finished; returns the number of runs listed.
  */
 size_t IndexRuns(const std::string& dir,
                  const std::vector<std::string>& runDirs,

@@ -57,6 +57,12 @@ SeedKeys()
          "1",
          "seeds everything drawn at random: data split, topology, links, models",
          {"ns3::LearnerApplication::Seed"}},
+        {"repeat",
+         "1",
+         "runs of every grid point with seeds seed, seed+1, ..., seed+N-1 (1 to 100; with a "
+         "list of seeds, N from each listed one): each seed's run in its own folder, as a seed "
+         "axis makes them; points.csv, the grid table and the figures give the mean and 95% "
+         "confidence interval over a point's seeds"},
         {"topology",
          "random-regular",
          "random-regular, ring, directed-ring, complete, directed-exponential, "
@@ -320,9 +326,10 @@ AlgorithmsOfKey(const std::string& key)
 bool
 ChangesResults(const std::string& key)
 {
-    // Captures only watch the packets: a run with them computes the same bytes.
+    // Captures only watch the packets: a run with them computes the same bytes. `repeat` says
+    // how many runs a grid makes; each of them is one run with its own seed.
     return key != "out" && key != "run.threads" && key != "run.stall_timeout"
-           && key != "run.time_limit" && key.rfind("capture.", 0) != 0;
+           && key != "run.time_limit" && key != "repeat" && key.rfind("capture.", 0) != 0;
 }
 
 const std::vector<ScenarioKey>&

@@ -50,9 +50,10 @@ void WriteKeyTableRst(std::ostream& out);
 /**
  * Whether `key` can change a run's results. Not `out` (where they go), `run.threads` (how fast
  * they come), the watchdog's `run.stall_timeout` and `run.time_limit` (they stop a run, and a
- * run that finished is the same whatever they were), nor the `capture.*` keys (they only watch
- * the packets): runs differing only in these are the same run when a grid resumes, a folder is
- * overwritten or grid axes are found.
+ * run that finished is the same whatever they were), `repeat` (how many runs a grid makes, each
+ * one run of its own seed), nor the `capture.*` keys (they only watch the packets): runs
+ * differing only in these are the same run when a grid resumes, a folder is overwritten or
+ * grid axes are found.
  */
 bool ChangesResults(const std::string& key);
 

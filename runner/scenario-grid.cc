@@ -8,6 +8,8 @@
 #include "value-text.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <map>
 #include <set>
 
 using namespace dlsim; // the learning core (model/core)
@@ -44,13 +46,69 @@ SplitGridValues(const std::string& value)
     return parts;
 }
 
+namespace
+{
+
+/// The seeds of a seed axis with `repeat` runs from each listed seed.
+std::vector<std::string>
+RepeatedSeeds(const ScenarioConfig& config, uint64_t repeat)
+{
+    // The largest seed a run takes (the runner's `seed` is a 32-bit ns-3 seed).
+    const uint64_t largest = UINT32_MAX;
+    std::vector<std::string> seeds;
+    std::map<uint64_t, uint64_t> listedFor; // each seed run, and the listed seed it came from
+    for (const auto& listed : SplitGridValues(config.GetString("seed")))
+    {
+        // Read as the run reads its seed, so that a bad one is named the same way.
+        ScenarioConfig one = config;
+        one.Set("seed", listed);
+        const uint64_t first = one.GetUint("seed", 1, largest);
+        if (first > largest - (repeat - 1))
+        {
+            throw ScenarioError("repeat: " + std::to_string(repeat) + " runs from seed "
+                                + std::to_string(first) + " would go beyond the largest seed, "
+                                + std::to_string(largest));
+        }
+        for (uint64_t s = first; s < first + repeat; ++s)
+        {
+            auto [at, added] = listedFor.emplace(s, first);
+            if (!added)
+            {
+                throw ScenarioError("repeat: " + std::to_string(repeat) + " runs from seed "
+                                    + std::to_string(at->second) + " and from seed "
+                                    + std::to_string(first) + " would both run seed "
+                                    + std::to_string(s) + "; list seeds at least "
+                                    + std::to_string(repeat) + " apart");
+            }
+            seeds.push_back(std::to_string(s));
+        }
+    }
+    return seeds;
+}
+
+} // namespace
+
+std::vector<std::string>
+AxisValues(const ScenarioConfig& config, const std::string& key)
+{
+    if (key == "seed")
+    {
+        const uint64_t repeat = config.GetUint("repeat", 1, kMaxRepeat);
+        if (repeat > 1)
+        {
+            return RepeatedSeeds(config, repeat);
+        }
+    }
+    return SplitGridValues(config.GetString(key));
+}
+
 std::vector<std::string>
 GridAxes(const ScenarioConfig& config)
 {
     std::vector<std::string> axes;
     for (const auto& key : ScenarioKeys())
     {
-        if (SplitGridValues(config.GetString(key.name)).size() > 1)
+        if (AxisValues(config, key.name).size() > 1)
         {
             axes.push_back(key.name);
         }
@@ -84,7 +142,7 @@ ExpandGrid(const ScenarioConfig& config)
     std::vector<std::vector<std::string>> values;
     for (const auto& axis : axes)
     {
-        values.push_back(SplitGridValues(config.GetString(axis)));
+        values.push_back(AxisValues(config, axis));
         for (const auto& v : values.back())
         {
             if (v.empty())
@@ -131,6 +189,7 @@ ExpandGrid(const ScenarioConfig& config)
             point.values.emplace_back(axes[a], v);
             point.name += (point.name.empty() ? "" : "_") + SafeFileName(axes[a] + "=" + v);
         }
+        point.config.Set("repeat", "1");
         if (!repeated)
         {
             if (!names.insert(point.name).second)

@@ -10,6 +10,7 @@
 
 #include "scenario-config.h"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,13 +31,27 @@ struct GridPoint
  */
 std::vector<std::string> SplitGridValues(const std::string& value);
 
-/// Keys that list several values, in the order of ScenarioKeys().
+/// The most runs `repeat` may ask of every grid point.
+constexpr uint64_t kMaxRepeat = 100;
+
+/**
+ * The values of `key` on a grid axis: its values outside brackets (SplitGridValues); for
+ * `seed`, with `repeat` = N > 1, each listed seed followed by the N - 1 after it (seed 1 and
+ * repeat 3: 1, 2, 3). Throws ScenarioError naming the key for a bad `repeat` (not 1 to
+ * kMaxRepeat), a seed that is no seed with repeat > 1, seeds beyond the largest one, and a
+ * seed that two listed seeds would both run.
+ */
+std::vector<std::string> AxisValues(const ScenarioConfig& config, const std::string& key);
+
+/// Keys that list several values (AxisValues), in the order of ScenarioKeys().
 std::vector<std::string> GridAxes(const ScenarioConfig& config);
 
 /**
  * Every point of the cross product, the last axis varying fastest. A point's folder is
  * `out` of the scenario joined with "key=value_key=value" (characters other than letters,
- * digits and ".-=+" become "-"). Throws ScenarioError when two points would share a folder.
+ * digits and ".-=+" become "-"); a point is one run (its `repeat` is 1), so the runs of
+ * `repeat` are points of a seed axis. Throws ScenarioError when two points would share a
+ * folder.
  */
 std::vector<GridPoint> ExpandGrid(const ScenarioConfig& config);
 

@@ -8,6 +8,7 @@
 #include "figure-labels.h"
 #include "gnuplot-script.h"
 #include "result-files.h"
+#include "run-points.h"
 #include "swept-values.h"
 #include "time-to-target.h"
 
@@ -31,8 +32,8 @@ struct Sweep
 {
     std::string axis;
     std::string unit; ///< of the swept values, for the axis title
-    /// legend entry -> swept value -> (time, MB) to the target over seeds that reached it
-    std::map<std::string, std::map<double, std::vector<std::pair<double, double>>>> groups;
+    /// legend entry -> swept value -> its runs (the seeds of that point)
+    std::map<std::string, std::map<double, RunPoint>> groups;
     std::map<std::string, std::string> algorithmOf; ///< of each legend entry
     std::map<std::string, size_t> groupVariant;     ///< dash pattern of each legend entry
     std::vector<double> xs; ///< every swept value, reached or not: the x axis shows them all
@@ -52,13 +53,7 @@ CollectSweep(const std::vector<RunRecord>& runs, const std::string& axis, const 
         sweep.xs.push_back(x);
         std::string label = RunLabel(run, set.axes, {axis, "seed"}, set.format.paper);
         sweep.algorithmOf[label] = run.config.at("algorithm");
-        auto& points = sweep.groups[label][x];
-        const std::string& t = run.summary.at("time_to_target_s");
-        const std::string& b = run.summary.at("bytes_per_node_to_target");
-        if (!t.empty() && !b.empty())
-        {
-            points.emplace_back(std::stod(t), std::stod(b) / 1e6);
-        }
+        sweep.groups[label][x].runs.push_back(run);
     }
     std::map<std::string, size_t> seen;
     for (const auto& [label, byX] : sweep.groups)
@@ -68,26 +63,38 @@ CollectSweep(const std::vector<RunRecord>& runs, const std::string& axis, const 
     return sweep;
 }
 
-/// The figure of time (`what` 0) or bytes (1) to the target against the swept value, with its
-/// data file: mean and min-max over seeds per legend entry.
+/**
+ * The figure of time (`what` 0) or bytes (1) to the target against the swept value, with its
+ * data file: per legend entry, the mean over the seeds that reached the target and its 95%
+ * confidence interval; "k/n" beside a point reached by only k of its n seeds.
+ */
 void
 DrawSweepFigure(const Sweep& sweep, int what, const FigureSet& set)
 {
     std::ostringstream body;
     const std::string stem = "sweep-" + sweep.axis;
+    const std::string column = what ? "bytes_per_node_to_target" : "time_to_target_s";
+    const double scale = what ? 1e-6 : 1.0;
     std::string file = set.plotDir + "/" + stem + (what ? "-bytes" : "-time") + ".dat";
     std::ostringstream dat;
-    dat << "# x mean min max (one block per line: " << (what ? "MB" : "s") << " to target accuracy "
-        << set.target << ", by " << kTimeToTargetMethod << ")\n";
+    dat << "# x mean ci95_low ci95_high reached seeds (one block per line: " << (what ? "MB" : "s")
+        << " to target accuracy " << set.target << ", by " << kTimeToTargetMethod
+        << "; mean and 95% confidence interval over the seeds that "
+        << "reached it)\n";
     std::vector<std::string> labels;
     std::vector<std::string> neverReached;
     std::vector<double> ys;
+    std::ostringstream partly; // "k/n" labels of points not every seed reached
+    size_t fewest = SIZE_MAX;
+    size_t most = 0;
     for (const auto& [label, byX] : sweep.groups)
     {
         bool any = false;
-        for (const auto& [x, values] : byX)
+        for (const auto& [x, point] : byX)
         {
-            any = any || !values.empty();
+            any = any || OverSeeds(point, column).values.n > 0;
+            fewest = std::min(fewest, point.runs.size());
+            most = std::max(most, point.runs.size());
         }
         if (!any)
         {
@@ -97,25 +104,27 @@ DrawSweepFigure(const Sweep& sweep, int what, const FigureSet& set)
             continue;
         }
         labels.push_back(label);
-        for (const auto& [x, values] : byX)
+        for (const auto& [x, point] : byX)
         {
-            if (values.empty())
+            const ColumnOverSeeds over = OverSeeds(point, column);
+            const MeanCi& m = over.values;
+            if (m.n == 0)
             {
                 continue; // target not reached by any seed: no point
             }
-            double sum = 0;
-            double lo = 1e300;
-            double hi = -1e300;
-            for (const auto& v : values)
+            const double mean = m.mean * scale;
+            const double lo = (m.HasCi() ? m.Low() : m.mean) * scale;
+            const double hi = (m.HasCi() ? m.High() : m.mean) * scale;
+            dat << std::setprecision(10) << x << " " << mean << " " << lo << " " << hi << " " << m.n
+                << " " << over.runs << "\n";
+            ys.insert(ys.end(), {mean, lo, hi});
+            if (m.n < over.runs)
             {
-                double y = what ? v.second : v.first;
-                sum += y;
-                lo = std::min(lo, y);
-                hi = std::max(hi, y);
+                partly << "set label "
+                       << GnuplotQuote(std::to_string(m.n) + "/" + std::to_string(over.runs))
+                       << " at " << GnuplotNumber(x) << ", " << GnuplotNumber(mean)
+                       << " offset 0.8,0.8 font \"," << (set.format.paper ? 6 : 9) << "\"\n";
             }
-            dat << std::setprecision(10) << x << " " << sum / values.size() << " " << lo << " "
-                << hi << "\n";
-            ys.insert(ys.end(), {sum / values.size(), lo, hi});
         }
         dat << "\n\n";
     }
@@ -125,8 +134,12 @@ DrawSweepFigure(const Sweep& sweep, int what, const FigureSet& set)
          << GnuplotQuote(what ? "MB per node to accuracy " + set.target
                               : "time to accuracy " + set.target + " (s)")
          << "\nset title "
-         << GnuplotQuote(WrapText("mean and min-max over seeds; no point where the target was not "
-                                  "reached",
+         << GnuplotQuote(WrapText(most > 1 ? "mean and 95% CI over " + SeedCountText(fewest, most)
+                                                 + " (over those that reached the target; k/n: "
+                                                   "reached by k of n seeds); no point where no "
+                                                   "seed reached it"
+                                           : "one seed per point; no point where the target "
+                                             "was not reached",
                                   set.format.titleWidth))
          << " font \"," << (set.format.paper ? 7 : 10) << "\"\n"
          << AxisCommands("x", sweep.xs, set.options.logX, true, set.format.maxXTics);
@@ -143,7 +156,7 @@ DrawSweepFigure(const Sweep& sweep, int what, const FigureSet& set)
     }
     else
     {
-        body << AxisCommands("y", ys, set.options.logY, true);
+        body << AxisCommands("y", ys, set.options.logY, true) << partly.str();
     }
     body << "plot ";
     std::vector<std::string> legend;

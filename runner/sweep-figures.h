@@ -18,8 +18,10 @@ namespace ns3
 /**
  * For each axis other than algorithm, seed and the algorithms' own keys whose values are
  * numbers: time and bytes to the target against the swept value, one line per algorithm
- * (and its parameters), mean and min-max over seeds; lines that never reach the target are
- * named in the legend. Returns the number of figures (two per such axis).
+ * (and its parameters), the mean over the seeds that reached the target with its 95%
+ * confidence interval ("k/n" beside a point only k of its n seeds reached; the title says
+ * how many seeds, or one seed per point); lines that never reach the target are named in the
+ * legend. Returns the number of figures (two per such axis).
  */
 size_t DrawSweepFigures(const std::vector<RunRecord>& runs, const FigureSet& set);
 

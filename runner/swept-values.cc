@@ -5,10 +5,13 @@
 #include "swept-values.h"
 
 #include "random-variable-spec.h"
+#include "result-files.h"
 #include "value-text.h"
 
 #include <cmath>
+#include <iomanip>
 #include <set>
+#include <sstream>
 
 using namespace dlsim; // the learning core (model/core)
 
@@ -84,6 +87,43 @@ SweptValueBefore(const std::string& axis, const std::string& a, const std::strin
         return x < y;
     }
     return a < b;
+}
+
+std::string
+AxisColumnsHeader(const std::vector<std::string>& axes)
+{
+    std::string header;
+    for (const auto& axis : axes)
+    {
+        header += axis + ",";
+    }
+    for (const auto& axis : axes)
+    {
+        if (!NumericColumnSuffix(axis).empty())
+        {
+            header += axis + NumericColumnSuffix(axis) + ",";
+        }
+    }
+    return header;
+}
+
+std::string
+AxisColumns(const std::vector<std::string>& axes,
+            const std::function<std::string(const std::string&)>& valueOf)
+{
+    std::ostringstream fields;
+    for (const auto& axis : axes)
+    {
+        fields << CsvField(valueOf(axis)) << ",";
+    }
+    for (const auto& axis : axes)
+    {
+        if (!NumericColumnSuffix(axis).empty())
+        {
+            fields << std::setprecision(12) << NumericValue(axis, valueOf(axis)) << ",";
+        }
+    }
+    return fields.str();
 }
 
 } // namespace ns3

@@ -8,7 +8,9 @@
 #ifndef DLSIM_SWEPT_VALUES_H
 #define DLSIM_SWEPT_VALUES_H
 
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -26,6 +28,17 @@ double SweptNumber(const std::string& key, const std::string& value, std::string
  */
 std::string NumericColumnSuffix(const std::string& key);
 double NumericValue(const std::string& key, const std::string& value);
+
+/**
+ * The first columns of index.csv and points.csv, each followed by a comma: every axis, then the
+ * swept rates and latencies once more as numbers in base units (NumericColumnSuffix), for
+ * plotting tools.
+ */
+std::string AxisColumnsHeader(const std::vector<std::string>& axes);
+
+/// The fields of those columns for the values `valueOf(axis)`, each followed by a comma.
+std::string AxisColumns(const std::vector<std::string>& axes,
+                        const std::function<std::string(const std::string&)>& valueOf);
 
 /// Whether `a` comes before `b` on `axis`: rates and latencies by their value, other numbers as
 /// numbers, the rest as text; so a grid's points and `collect` list runs in one order.

@@ -23,6 +23,9 @@ struct CurvePoint
     double time = 0.0;         ///< simulated seconds
     double bytesPerNode = 0.0; ///< cumulative, values plus metadata
     double accuracyMean = 0.0;
+    /// Over the nodes evaluated; a line of only four fields has the mean for both.
+    double accuracyMin = 0.0;
+    double accuracyMax = 0.0;
 };
 
 /// Where the accuracy curve first reaches the target.
@@ -43,6 +46,15 @@ struct TargetCrossing
  */
 std::optional<TargetCrossing> FindTargetCrossing(const std::vector<CurvePoint>& curve,
                                                  double target);
+
+/**
+ * Where the mean accuracy crosses `target` for the last time from below: after it, the curve
+ * never drops below the target again. Interpolated as FindTargetCrossing interpolates, between
+ * the last evaluation below the target and the one after it; the first evaluation when none is
+ * below. nullopt when the curve ends below the target (or is empty). With a curve that dips
+ * below the target after first reaching it, this is later than the first crossing.
+ */
+std::optional<TargetCrossing> FindLastCrossing(const std::vector<CurvePoint>& curve, double target);
 
 /// A line of curve.csv ("round,time_s,bytes_per_node,accuracy_mean,..."); throws on bad text.
 CurvePoint ParseCurveLine(const std::string& line);

@@ -88,30 +88,11 @@ Stretched(double factor)
     return out.str();
 }
 
-/// Rows of index.csv as column name to text.
+/// Rows of index.csv (or points.csv, comparisons.csv) as column name to text.
 std::vector<std::map<std::string, std::string>>
 ReadIndex(const std::string& path)
 {
-    std::ifstream in(path);
-    std::string headerLine;
-    std::getline(in, headerLine);
-    std::vector<std::string> header;
-    std::stringstream hs(headerLine);
-    for (std::string f; std::getline(hs, f, ',');)
-    {
-        header.push_back(f);
-    }
-    std::vector<std::map<std::string, std::string>> rows;
-    for (const auto& fields : ReadCsv(path))
-    {
-        std::map<std::string, std::string> row;
-        for (size_t i = 0; i < header.size(); ++i)
-        {
-            row[header[i]] = i < fields.size() ? fields[i] : "";
-        }
-        rows.push_back(row);
-    }
-    return rows;
+    return ReadCsvByColumn(path);
 }
 
 /**
@@ -162,7 +143,9 @@ Plot(const std::string& args, int expectedStatus = 0)
     return output;
 }
 
-TEST(TimeToTarget, InterpolatesBetweenTheEvaluationsAroundTheFirstCrossing)
+/// kCurve's evaluations.
+std::vector<CurvePoint>
+CurvePoints()
 {
     std::vector<CurvePoint> curve;
     std::stringstream lines(kCurve);
@@ -170,6 +153,12 @@ TEST(TimeToTarget, InterpolatesBetweenTheEvaluationsAroundTheFirstCrossing)
     {
         curve.push_back(ParseCurveLine(line));
     }
+    return curve;
+}
+
+TEST(TimeToTarget, InterpolatesBetweenTheEvaluationsAroundTheFirstCrossing)
+{
+    const std::vector<CurvePoint> curve = CurvePoints();
     // 0.6 lies a third of the way from 0.5 (round 10) to 0.8 (round 20).
     auto c = FindTargetCrossing(curve, 0.6);
     ASSERT_TRUE(c.has_value());
@@ -186,6 +175,162 @@ TEST(TimeToTarget, InterpolatesBetweenTheEvaluationsAroundTheFirstCrossing)
     EXPECT_DOUBLE_EQ(c->time, 0.0);
     EXPECT_FALSE(FindTargetCrossing(curve, 0.95).has_value());
     EXPECT_THROW(ParseCurveLine("10,abc,1,0.5"), std::runtime_error);
+}
+
+// The time after which the curve stays at or above the target: after its last crossing from
+// below, interpolated as the first one is; none when the curve ends below the target.
+TEST(TimeToTarget, TheCurveStaysAboveTheTargetAfterItsLastCrossing)
+{
+    std::vector<CurvePoint> curve = CurvePoints();
+    // 0.6: first reached at 5 + 5/3 s, left at 15 s (0.55), reached again for good a seventh
+    // of the way from 0.55 (15 s) to 0.9 (20 s).
+    auto last = FindLastCrossing(curve, 0.6);
+    ASSERT_TRUE(last.has_value());
+    EXPECT_NEAR(last->time, 15.0 + 5.0 / 7.0, 1e-12);
+    EXPECT_NEAR(last->round, 30.0 + 10.0 / 7.0, 1e-12);
+    EXPECT_NEAR(FindTargetCrossing(curve, 0.6)->time, 5.0 + 5.0 / 3.0, 1e-12);
+    // Never below 0.05: the first evaluation. Ending below 0.95: none.
+    EXPECT_DOUBLE_EQ(FindLastCrossing(curve, 0.05)->time, 0.0);
+    EXPECT_FALSE(FindLastCrossing(curve, 0.95).has_value());
+    curve.pop_back(); // now ending at 0.55, below 0.6 though it was above it before
+    EXPECT_FALSE(FindLastCrossing(curve, 0.6).has_value());
+    EXPECT_TRUE(FindTargetCrossing(curve, 0.6).has_value());
+    EXPECT_FALSE(FindLastCrossing({}, 0.6).has_value());
+    // collect writes it to index.csv, next to the first crossing.
+    const std::string dir = FreshTempFolder("stays-above");
+    WriteRun(dir + "/run", "target_accuracy = 0.6\n", kCurve);
+    Plot("--collect " + dir);
+    const auto rows = ReadIndex(dir + "/index.csv");
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_NEAR(std::stod(rows[0].at("time_stays_above_target_s")), 15.0 + 5.0 / 7.0, 1e-8);
+    EXPECT_NEAR(std::stod(rows[0].at("time_to_target_s")), 5.0 + 5.0 / 3.0, 1e-8);
+    fs::remove_all(dir);
+}
+
+/// `curve`'s lines with the accuracies scaled by `factor` (a run that learns less).
+std::string
+Scaled(const std::string& curve, double factor)
+{
+    std::ostringstream out;
+    std::stringstream lines(curve);
+    for (std::string line; std::getline(lines, line);)
+    {
+        CurvePoint p = ParseCurveLine(line);
+        out << p.round << "," << p.time << "," << p.bytesPerNode << "," << p.accuracyMean * factor
+            << "," << p.accuracyMin * factor << "," << p.accuracyMax * factor << "\n";
+    }
+    return out.str();
+}
+
+// Three seeds of two algorithms, one D-PSGD seed never reaching the target: every seed counts.
+// points.csv gives the mean over the seeds that reached it with its interval and "2 of 3", the
+// table says so, the figures average all three seeds' curves up to the shortest one's end and
+// name the seed that did not reach it, and comparisons.csv pairs the algorithms by seed.
+TEST(Figures, EverySeedOfAPointCountsAndThoseNotReachingTheTargetAreNamed)
+{
+    const std::string dir = FreshTempFolder("seeds");
+    const std::map<std::string, std::string> dpsgd
+        = {{"1", kCurve}, {"2", Stretched(2)}, {"3", Scaled(kCurve, 0.5)}};
+    for (const auto& [seed, curve] : dpsgd)
+    {
+        WriteRun(dir + "/seed=" + seed + "_algorithm=dpsgd",
+                 "seed = " + seed + "\nalgorithm = dpsgd\ntarget_accuracy = 0.6\n",
+                 curve);
+        WriteRun(dir + "/seed=" + seed + "_algorithm=jwins",
+                 "seed = " + seed + "\nalgorithm = jwins\ntarget_accuracy = 0.6\n",
+                 Stretched(std::stod(seed)));
+    }
+    Plot("--collect " + dir);
+    auto points = ReadIndex(dir + "/points.csv");
+    ASSERT_EQ(points.size(), 2u);
+    auto& d = points[0];
+    EXPECT_EQ(d["algorithm"], "dpsgd");
+    EXPECT_EQ(d["seeds"], "1 2 3");
+    EXPECT_EQ(d["runs"], "3");
+    EXPECT_EQ(d["reached"], "2");
+    // Over the two that reached it: 5 + 5/3 and twice that, mean 10 s, half-width
+    // t(0.975, 1) s / sqrt(2) = 12.7062 * (10/3) s.
+    EXPECT_NEAR(std::stod(d["time_to_target_s"]), 10.0, 1e-8);
+    EXPECT_NEAR(std::stod(d["time_to_target_s_ci95_high"]) - 10.0, 12.7062047 * 10.0 / 3.0, 1e-5);
+    EXPECT_NEAR(std::stod(d["time_to_target_s_ci95_low"]), 10.0 - 12.7062047 * 10.0 / 3.0, 1e-5);
+    EXPECT_EQ(points[1]["reached"], "3");
+    // The table: the spread, and 2 of 3.
+    const std::string table = ReadWholeFile(dir + "/grid-summary.txt");
+    EXPECT_NE(table.find("(2 of 3)"), std::string::npos) << table;
+    EXPECT_NE(table.find("10.0 \u00b1 42.4 (2 of 3)"), std::string::npos) << table;
+
+    // The curve figure: one mean curve per algorithm over its three seeds, up to the shortest
+    // seed's end (20 s); at 5 s seed 1 is at 0.5, seed 2 halfway from 0.1 to 0.5, seed 3 at 0.25.
+    const std::string gp = ReadWholeFile(dir + "/plots/accuracy-vs-time.gp");
+    EXPECT_NE(gp.find("title 'D-PSGD (target in 2 of 3 seeds)'"), std::string::npos) << gp;
+    EXPECT_NE(gp.find("mean over 3 seeds, band: 95% CI over seeds"), std::string::npos) << gp;
+    EXPECT_NE(gp.find("using 1:3:4 with filledcurves"), std::string::npos) << gp;
+    std::ifstream dat(dir + "/plots/accuracy-vs-time.dat");
+    std::string line;
+    std::getline(dat, line);
+    std::map<double, double> mean;
+    while (std::getline(dat, line) && !line.empty())
+    {
+        std::stringstream fields(line);
+        double x = 0;
+        double m = 0;
+        fields >> x >> m;
+        mean[x] = m;
+    }
+    EXPECT_NEAR(mean.at(5.0), (0.5 + 0.3 + 0.25) / 3, 1e-9);
+    EXPECT_DOUBLE_EQ(mean.rbegin()->first, 20.0) << "cut at the shortest seed's end";
+    // The band over nodes instead, when asked for.
+    Plot("--plot " + dir + " --band=nodes");
+    EXPECT_NE(
+        ReadWholeFile(dir + "/plots/accuracy-vs-time.gp").find("using 1:5:6 with filledcurves"),
+        std::string::npos);
+
+    // The paired tests: final accuracy over the 3 seeds, time to target over the 2 both reached.
+    auto comparisons = ReadIndex(dir + "/comparisons.csv");
+    ASSERT_EQ(comparisons.size(), 3u);
+    EXPECT_EQ(comparisons[0]["metric"], "final_accuracy_mean");
+    EXPECT_EQ(comparisons[0]["n"], "3");
+    EXPECT_EQ(comparisons[1]["metric"], "time_to_target_s");
+    EXPECT_EQ(comparisons[1]["common_seeds"], "3");
+    EXPECT_EQ(comparisons[1]["n"], "2");
+    EXPECT_EQ(comparisons[1]["seeds"], "1 2");
+    // In seeds 1 and 2 both reach 0.6 at the same times (5 + 5/3 s, and twice that): no
+    // difference.
+    EXPECT_NEAR(std::stod(comparisons[1]["mean_difference"]), 0.0, 1e-8);
+    EXPECT_EQ(comparisons[1]["significant"], "no");
+    fs::remove_all(dir);
+}
+
+// Sweep figures say over how many seeds their means and intervals are, and mark a point that
+// only some seeds reached; with one seed per point they say that instead.
+TEST(Figures, SweepFiguresSayOverHowManySeeds)
+{
+    const std::string dir = FreshTempFolder("sweep-seeds");
+    for (std::string bw : {"1Mbps", "10Mbps"})
+    {
+        for (std::string seed : {"1", "2"})
+        {
+            const bool reaches = bw == "1Mbps" || seed == "1";
+            WriteRun(dir + "/seed=" + seed + "_link.bandwidth=" + bw,
+                     "seed = " + seed + "\ntarget_accuracy = 0.6\n[link]\nbandwidth = " + bw + "\n",
+                     reaches ? Stretched(seed == "1" ? 1.0 : 1.5) : Scaled(kCurve, 0.5));
+        }
+    }
+    Plot("--plot " + dir);
+    std::string sweep = ReadWholeFile(dir + "/plots/sweep-link.bandwidth-time.gp");
+    EXPECT_NE(sweep.find("mean and 95% CI over 2 seeds"), std::string::npos) << sweep;
+    EXPECT_NE(sweep.find("set label '1/2' at 10, 6.666666667"), std::string::npos) << sweep;
+    const std::string data = ReadWholeFile(dir + "/plots/sweep-link.bandwidth-time.dat");
+    EXPECT_NE(data.find("\n10 6.666666667 6.666666667 6.666666667 1 2\n"), std::string::npos)
+        << data;
+    // One seed: no claim of seeds.
+    fs::remove_all(dir + "/seed=2_link.bandwidth=1Mbps");
+    fs::remove_all(dir + "/seed=2_link.bandwidth=10Mbps");
+    Plot("--plot " + dir);
+    sweep = ReadWholeFile(dir + "/plots/sweep-link.bandwidth-time.gp");
+    EXPECT_EQ(sweep.find("95% CI over"), std::string::npos) << sweep;
+    EXPECT_NE(sweep.find("one seed per point"), std::string::npos) << sweep;
+    fs::remove_all(dir);
 }
 
 /// The catalogue reads a finished run whole: its keys, summary by column, resolved values, curve.
@@ -206,6 +351,34 @@ TEST(RunCatalogue, ReadsAFinishedRunWhole)
     EXPECT_EQ(runs[0].curve->size(), 5u);
     // The to-target columns recomputed from the curve for the run's own target.
     EXPECT_NEAR(std::stod(runs[0].summary.at("time_to_target_s")), 5.0 + 5.0 / 3.0, 1e-8);
+    fs::remove_all(dir);
+}
+
+/// A summary.csv of an earlier version, without time_stays_above_target_s, is still a finished
+/// run's (a grid does not run it again); the catalogue computes the column from its curve.
+TEST(RunCatalogue, ASummaryOfAnEarlierVersionIsStillFinished)
+{
+    const std::string dir = FreshTempFolder("catalogue-earlier");
+    WriteRun(dir + "/a", "target_accuracy = 0.6\n", kCurve);
+    const auto fields = ReadCsv(dir + "/a/summary.csv").at(0);
+    std::ostringstream earlier;
+    earlier << "final_accuracy_mean,final_accuracy_min,final_accuracy_max,time_to_target_s,"
+               "bytes_per_node_to_target,round_to_target,simulated_time_s,value_bytes_per_node,"
+               "metadata_bytes_per_node,wire_bytes_per_node,wall_time_s\n";
+    for (size_t i = 0; i < fields.size(); ++i)
+    {
+        if (i != 10) // time_stays_above_target_s
+        {
+            earlier << fields[i] << (i + 1 < fields.size() ? "," : "\n");
+        }
+    }
+    std::ofstream(dir + "/a/summary.csv") << earlier.str();
+    EXPECT_EQ(IncompleteRunReason(dir + "/a"), "");
+    std::ostringstream warnings;
+    const auto runs = ReadFinishedRuns(dir, -1.0, warnings);
+    ASSERT_EQ(runs.size(), 1u) << warnings.str();
+    EXPECT_NEAR(std::stod(runs[0].summary.at("time_stays_above_target_s")), 15.0 + 5.0 / 7.0, 1e-8);
+    EXPECT_EQ(runs[0].summary.at("wall_time_s"), "1");
     fs::remove_all(dir);
 }
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -111,6 +112,32 @@ ReadCsv(const std::string& path)
             fields.push_back(f);
         }
         rows.push_back(fields);
+    }
+    return rows;
+}
+
+/// Rows of a CSV file dlsim wrote as column name to text (no quoted commas in it).
+inline std::vector<std::map<std::string, std::string>>
+ReadCsvByColumn(const std::string& path)
+{
+    std::ifstream in(path);
+    std::string headerLine;
+    std::getline(in, headerLine);
+    std::vector<std::string> header;
+    std::stringstream hs(headerLine);
+    for (std::string f; std::getline(hs, f, ',');)
+    {
+        header.push_back(f);
+    }
+    std::vector<std::map<std::string, std::string>> rows;
+    for (const auto& fields : ReadCsv(path))
+    {
+        std::map<std::string, std::string> row;
+        for (size_t i = 0; i < header.size(); ++i)
+        {
+            row[header[i]] = i < fields.size() ? fields[i] : "";
+        }
+        rows.push_back(row);
     }
     return rows;
 }

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "point-tables.h"
+
+#include "algorithm-registry.h"
+#include "figure-labels.h"
+#include "result-files.h"
+#include "swept-values.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <iomanip>
+#include <map>
+#include <set>
+#include <sstream>
+
+using namespace dlsim; // the learning core (model/core)
+
+namespace ns3
+{
+
+namespace
+{
+
+/// The summary.csv columns reported over seeds: the final accuracy and the to-target ones.
+const std::vector<std::string>&
+ColumnsOverSeeds()
+{
+    static const std::vector<std::string> columns = {
+        "final_accuracy_mean", "time_to_target_s", "bytes_per_node_to_target", "round_to_target"};
+    return columns;
+}
+
+/// A number for a CSV file, exactly enough to read back.
+std::string
+Text(double v)
+{
+    std::ostringstream o;
+    o << std::setprecision(10) << v;
+    return o.str();
+}
+
+/// The axes other than seed.
+std::vector<std::string>
+AxesWithoutSeed(const std::vector<std::string>& axes)
+{
+    std::vector<std::string> kept;
+    std::copy_if(axes.begin(),
+                 axes.end(),
+                 std::back_inserter(kept),
+                 [](const std::string& axis) { return axis != "seed"; });
+    return kept;
+}
+
+/// A point's value of `axis`.
+const std::string&
+ValueOf(const RunPoint& point, const std::string& axis)
+{
+    for (const auto& [key, value] : point.values)
+    {
+        if (key == axis)
+        {
+            return value;
+        }
+    }
+    return point.runs.at(0).config.at(axis);
+}
+
+/// The runs of a point by seed.
+std::map<std::string, const RunRecord*>
+BySeed(const RunPoint& point)
+{
+    std::map<std::string, const RunRecord*> runs;
+    for (const auto& run : point.runs)
+    {
+        runs[run.config.at("seed")] = &run;
+    }
+    return runs;
+}
+
+/// The comparison rows of points a and b over their common seeds, one per compared column.
+void
+CompareTwo(const RunPoint& a,
+           const RunPoint& b,
+           const std::vector<std::string>& conditions,
+           const std::vector<std::string>& axes,
+           std::ostringstream& out)
+{
+    const std::set<std::string> skip = [&conditions]()
+    {
+        std::set<std::string> s(conditions.begin(), conditions.end());
+        s.insert("seed");
+        return s;
+    }();
+    const std::string labelA = RunLabel(a.runs.at(0), axes, skip, false);
+    const std::string labelB = RunLabel(b.runs.at(0), axes, skip, false);
+    const auto runsB = BySeed(b);
+    size_t common = 0;
+    for (const auto& run : a.runs)
+    {
+        common += runsB.count(run.config.at("seed"));
+    }
+    for (const auto& column :
+         {"final_accuracy_mean", "time_to_target_s", "bytes_per_node_to_target"})
+    {
+        std::vector<double> x;
+        std::vector<double> y;
+        std::string seeds;
+        for (const auto& run : a.runs)
+        {
+            const std::string& seed = run.config.at("seed");
+            auto other = runsB.find(seed);
+            if (other == runsB.end())
+            {
+                continue;
+            }
+            const std::string& u = run.summary.at(column);
+            const std::string& v = other->second->summary.at(column);
+            if (u.empty() || v.empty())
+            {
+                continue; // not reached (or not evaluated) by one of them: no pair
+            }
+            x.push_back(std::strtod(u.c_str(), nullptr));
+            y.push_back(std::strtod(v.c_str(), nullptr));
+            seeds += (seeds.empty() ? "" : " ") + seed;
+        }
+        const PairedTest test = PairedTTest(x, y);
+        for (const auto& axis : conditions)
+        {
+            out << CsvField(ValueOf(a, axis)) << ",";
+        }
+        out << CsvField(labelA) << "," << CsvField(labelB) << "," << column << "," << common << ","
+            << test.difference.n << ",";
+        if (test.Tested())
+        {
+            out << Text(test.difference.mean) << "," << Text(test.difference.Low()) << ","
+                << Text(test.difference.High()) << "," << Text(test.t) << "," << Text(test.p) << ","
+                << (test.p < 0.05 ? "yes" : "no");
+        }
+        else
+        {
+            out << (test.difference.n == 1 ? Text(test.difference.mean) : "") << ",,,,,";
+        }
+        out << "," << seeds << "\n";
+    }
+}
+
+} // namespace
+
+std::string
+PointsCsv(const std::vector<RunPoint>& points, const std::vector<std::string>& axes)
+{
+    const std::vector<std::string> shown = AxesWithoutSeed(axes);
+    const bool targetColumn = std::find(axes.begin(), axes.end(), "target_accuracy") == axes.end();
+    std::ostringstream out;
+    out << AxisColumnsHeader(shown) << "seeds,runs," << (targetColumn ? "target_accuracy," : "");
+    for (const auto& column : ColumnsOverSeeds())
+    {
+        out << column << "," << column << "_ci95_low," << column << "_ci95_high,"
+            << (column == "final_accuracy_mean" ? "evaluated," : "")
+            << (column == "time_to_target_s" ? "reached," : "");
+    }
+    out << "time_stays_above_target_s\n";
+    for (const auto& point : points)
+    {
+        out << AxisColumns(shown,
+                           [&point](const std::string& axis) { return ValueOf(point, axis); });
+        const std::string& target = point.runs.at(0).config.at("target_accuracy");
+        out << point.SeedList() << "," << point.runs.size() << ","
+            << (targetColumn ? target + "," : "");
+        for (const auto& column : ColumnsOverSeeds())
+        {
+            const MeanCi m = OverSeeds(point, column).values;
+            out << (m.n ? Text(m.mean) : "") << "," << (m.HasCi() ? Text(m.Low()) : "") << ","
+                << (m.HasCi() ? Text(m.High()) : "") << ",";
+            if (column == "final_accuracy_mean" || column == "time_to_target_s")
+            {
+                out << m.n << ",";
+            }
+        }
+        const auto stays = TimeStaysAboveTarget(point, std::strtod(target.c_str(), nullptr));
+        out << (stays ? Text(*stays) : "") << "\n";
+    }
+    return out.str();
+}
+
+std::vector<std::string>
+ConditionAxes(const std::vector<std::string>& axes)
+{
+    std::vector<std::string> conditions;
+    for (const auto& axis : AxesWithoutSeed(axes))
+    {
+        if (axis != "algorithm" && !AlgorithmRegistry::FindKey(axis))
+        {
+            conditions.push_back(axis);
+        }
+    }
+    return conditions;
+}
+
+std::string
+ComparisonsCsv(const std::vector<RunPoint>& points, const std::vector<std::string>& axes)
+{
+    const std::vector<std::string> conditions = ConditionAxes(axes);
+    std::ostringstream out;
+    for (const auto& axis : conditions)
+    {
+        out << axis << ",";
+    }
+    out << "a,b,metric,common_seeds,n,mean_difference,ci95_low,ci95_high,t,p_value,significant,"
+           "seeds\n";
+    for (size_t i = 0; i < points.size(); ++i)
+    {
+        for (size_t j = i + 1; j < points.size(); ++j)
+        {
+            const bool sameConditions
+                = std::all_of(conditions.begin(),
+                              conditions.end(),
+                              [&](const std::string& axis)
+                              { return ValueOf(points[i], axis) == ValueOf(points[j], axis); });
+            if (sameConditions)
+            {
+                CompareTwo(points[i], points[j], conditions, axes, out);
+            }
+        }
+    }
+    return out.str();
+}
+
+} // namespace ns3
