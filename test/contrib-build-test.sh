@@ -27,5 +27,5 @@ grep -q "learner 0 completed 3 rounds" "$log" || fail "the example did not compl
 echo "./ns3 run dlsim-dpsgd-example: $(grep "learner 0 completed" "$log" | head -1)"
 
 ./test.py --no-build -s dlsim >"$log" 2>&1 || fail "./test.py -s dlsim failed"
-grep -q "PASS: TestSuite dlsim" "$log" || fail "./test.py ran no dlsim suite"
-echo "./test.py -s dlsim: $(grep "PASS: TestSuite dlsim" "$log")"
+grep -q "PASS.*: TestSuite dlsim" "$log" || fail "./test.py ran no dlsim suite"
+echo "./test.py -s dlsim: $(grep -c "PASS.*: TestSuite dlsim" "$log") suite passed: $(tail -1 "$log")"
