@@ -117,6 +117,7 @@ set(DLSIM_RUNNER_SOURCES
   ${DLSIM_SOURCE_DIR}/runner/sweep-figures.cc
   ${DLSIM_SOURCE_DIR}/runner/swept-values.cc
   ${DLSIM_SOURCE_DIR}/runner/time-to-target.cc
+  ${DLSIM_SOURCE_DIR}/runner/tuning.cc
   ${DLSIM_SOURCE_DIR}/runner/underlay-config.cc
   ${DLSIM_SOURCE_DIR}/runner/wire-byte-counter.cc
 )

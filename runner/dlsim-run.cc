@@ -16,6 +16,7 @@
 #include "run-signals.h"
 #include "scenario-grid.h"
 #include "scenario-runner.h"
+#include "tuning.h"
 
 #include <filesystem>
 #include <iomanip>
@@ -106,6 +107,11 @@ RunScenarioOrGrid(const RunArguments& line, RunOptions options)
             PrintChocoTuning(point.config, std::cout);
         }
         return 0;
+    }
+    if (line.tune)
+    {
+        return RunTuning(
+            config, {line.jobs, line.overwrite, line.plot, line.plotOptions}, line.emitJobs);
     }
     if (!line.emitJobs.empty())
     {

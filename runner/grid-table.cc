@@ -164,11 +164,19 @@ GridTable(const std::vector<RunPoint>& points, const std::string& target)
     const bool seeds = std::any_of(
         points.begin(), points.end(), [](const RunPoint& p) { return p.Seeds() > 1; });
     std::vector<std::vector<std::string>> rows;
+    // Every point's axes, in order: an algorithm's axes are only its points' (ExpandGrid).
     std::vector<std::string> header;
-    for (const auto& [key, value] : points[0].values)
+    for (const auto& point : points)
     {
-        header.push_back(key);
+        for (const auto& [key, value] : point.values)
+        {
+            if (std::find(header.begin(), header.end(), key) == header.end())
+            {
+                header.push_back(key);
+            }
+        }
     }
+    const size_t axes = header.size();
     if (seeds)
     {
         header.push_back("seeds");
@@ -181,9 +189,13 @@ GridTable(const std::vector<RunPoint>& points, const std::string& target)
     for (const auto& point : points)
     {
         std::vector<std::string> row;
-        for (const auto& [key, value] : point.values)
+        for (size_t a = 0; a < axes; ++a)
         {
-            row.push_back(value);
+            const auto it
+                = std::find_if(point.values.begin(),
+                               point.values.end(),
+                               [&header, a](const auto& v) { return v.first == header[a]; });
+            row.push_back(it == point.values.end() ? "-" : it->second);
         }
         if (seeds)
         {

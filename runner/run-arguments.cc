@@ -43,6 +43,9 @@ RunOptionsDescription()
             "run N grid points at a time, each in its own process (1 to 1024; default 1)")(
             "overwrite", "replace the complete results of another configuration in the run folder")(
             "tune-choco", "print CHOCO-SGD's step-size tuning for the scenario and exit")(
+            "tune",
+            "choose every algorithm's settings (tune.lr, tune.alpha, tune.gamma) on a validation "
+            "set held out of the training data, then run the comparison with them")(
             "emit-jobs",
             po::value<std::string>()->value_name("FILE"),
             "write one command per grid point to FILE (GNU parallel) and a Slurm array job "
@@ -288,6 +291,7 @@ ParseRunArguments(int argc, char** argv)
         else
         {
             (name == "tune-choco"  ? line.tuneChoco
+             : name == "tune"      ? line.tune
              : name == "overwrite" ? line.overwrite
                                    : line.plot)
                 = name != "no-plot";

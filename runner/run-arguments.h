@@ -36,6 +36,7 @@ struct RunArguments
     std::string folder; ///< of --plot and --collect
     unsigned jobs = 1;
     bool tuneChoco = false;
+    bool tune = false; ///< --tune: ./dlsim tune (tuning.h)
     bool plot = true; ///< draw figures at the end (--no-plot: not)
     bool overwrite = false;
     PlotOptions plotOptions;

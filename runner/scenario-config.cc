@@ -243,6 +243,18 @@ LinkKeys()
          "learners that evaluate, drawn at random; 0: all",
          {"ns3::LearnerApplication::Evaluate"}},
         {"target_accuracy", "0.7", "mean test accuracy whose time and bytes to reach are reported"},
+        {"tune.lr",
+         "[0.01, 0.03, 0.1]",
+         "./dlsim tune: learning rates tried for every algorithm (as ALGORITHM.lr)"},
+        {"tune.alpha",
+         "[]",
+         "./dlsim tune: sharing fractions tried for every algorithm that has ALGORITHM.alpha "
+         "([]: not tuned)"},
+        {"tune.gamma",
+         "[0.1, 0.25, 0.5]",
+         "./dlsim tune: consensus step sizes tried for every algorithm that has ALGORITHM.gamma "
+         "(CHOCO-SGD)"},
+        {"tune.rounds", "0", "./dlsim tune: rounds of each tuning run (0: the scenario's rounds)"},
         {"run.stall_timeout",
          "auto",
          "stop with an error when no learner completes a round or receives a payload byte for "
@@ -299,12 +311,6 @@ AddRegistered(std::vector<ScenarioKey>& keys,
 
 } // namespace
 
-std::string
-AlgorithmLearningRateKey(const std::string& algorithm)
-{
-    return algorithm + ".lr";
-}
-
 std::vector<std::string>
 AlgorithmsOfKey(const std::string& key)
 {
@@ -327,9 +333,11 @@ bool
 ChangesResults(const std::string& key)
 {
     // Captures only watch the packets: a run with them computes the same bytes. `repeat` says
-    // how many runs a grid makes; each of them is one run with its own seed.
+    // how many runs a grid makes; each of them is one run with its own seed. `tune.*` lists
+    // what ./dlsim tune tries; a run uses the values chosen.
     return key != "out" && key != "run.threads" && key != "run.stall_timeout"
-           && key != "run.time_limit" && key != "repeat" && key.rfind("capture.", 0) != 0;
+           && key != "run.time_limit" && key != "repeat" && key.rfind("capture.", 0) != 0
+           && key.rfind("tune.", 0) != 0;
 }
 
 const std::vector<ScenarioKey>&

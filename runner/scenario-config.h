@@ -58,13 +58,6 @@ void WriteKeyTableRst(std::ostream& out);
 bool ChangesResults(const std::string& key);
 
 /**
- * \param algorithm a registered algorithm's name
- * \return the key of that algorithm's own learning rate ("choco.lr"), which its runs use
- * instead of `lr` when it is not empty
- */
-std::string AlgorithmLearningRateKey(const std::string& algorithm);
-
-/**
  * \param key a scenario key
  * \return the algorithms whose runs read it (its registrations' keys and their `.lr` keys);
  * empty for a key every run reads. A grid axis of such a key varies only those runs.

@@ -126,6 +126,60 @@ TEST(Grid, AnAlgorithmsOwnLearningRateReplacesLr)
     EXPECT_NE(own, other);
 }
 
+// ./dlsim tune: each algorithm's candidates run on the validation set (never the test set) in
+// OUT-tuning, the best by time to target is chosen and recorded with why, the comparison runs
+// on the test set with the chosen values; a second call runs nothing new (resumes).
+TEST(Grid, TuneChoosesOnValidationThenCompares)
+{
+    const std::string out = ::testing::TempDir() + "dlsim-tune";
+    std::filesystem::remove_all(out);
+    std::filesystem::remove_all(out + "-tuning");
+    const std::string command = std::string(DLSIM_RUN_BINARY)
+                                + " --tune --nodes=4 --degree=2 --dataset=synthetic "
+                                  "--synthetic.train_samples=400 --synthetic.test_samples=100 "
+                                  "--model=logistic --rounds=4 --eval.every=1 "
+                                  "--target_accuracy=0.9 --algorithm=dpsgd,choco "
+                                  "--tune.lr=[0.001,0.1] --tune.gamma=[0.05,0.5] --no-plot -j 2 "
+                                  "--out="
+                                + out;
+    std::string output;
+    ASSERT_EQ(RunCommand(command, output), 0) << output;
+    // 2 D-PSGD candidates and 2 x 2 CHOCO-SGD ones, each evaluated on held-out training samples.
+    size_t tuningRuns = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(out + "-tuning"))
+    {
+        if (std::filesystem::exists(entry.path() / "summary.json"))
+        {
+            ++tuningRuns;
+            std::ifstream ini(entry.path() / "config.ini");
+            std::stringstream text;
+            text << ini.rdbuf();
+            EXPECT_NE(text.str().find("\non = validation\n"), std::string::npos) << entry.path();
+        }
+    }
+    EXPECT_EQ(tuningRuns, 6u);
+    const auto choice = ReadCsvByColumn(out + "-tuning/choice.csv");
+    ASSERT_EQ(choice.size(), 3u) << output; // dpsgd.lr, choco.gamma, choco.lr
+    EXPECT_EQ(choice[0].at("key"), "dpsgd.lr");
+    EXPECT_EQ(choice[0].at("value"), "0.1") << "a learning rate 100 times smaller cannot be faster";
+    EXPECT_EQ(choice[0].at("candidates"), "2");
+    EXPECT_TRUE(std::filesystem::exists(out + "/tuned-settings.csv"));
+    // The comparison: on the test set, with the chosen values, named in the legend.
+    std::ifstream ini(out + "/algorithm=dpsgd/config.ini");
+    std::stringstream text;
+    text << ini.rdbuf();
+    EXPECT_NE(text.str().find("\non = test\n"), std::string::npos);
+    EXPECT_NE(text.str().find("\n[dpsgd]\nlr = 0.1\n"), std::string::npos) << text.str();
+    EXPECT_NE(output.find("dlsim: tune: dpsgd: dpsgd.lr = 0.1 (best time to target"),
+              std::string::npos)
+        << output;
+    std::string again;
+    ASSERT_EQ(RunCommand(command, again), 0) << again;
+    EXPECT_EQ(again.find("[start]"), std::string::npos) << again;
+    std::filesystem::remove_all(out);
+    std::filesystem::remove_all(out + "-tuning");
+}
+
 TEST(Grid, RunsEveryPointWritesAnIndexAndResumes)
 {
     std::string out

@@ -103,7 +103,20 @@ AlgorithmFigureLabel(const std::map<std::string, std::string>& config)
 {
     const std::string& name = config.at("algorithm");
     const AlgorithmRegistration* registration = AlgorithmRegistry::Find(name);
-    return registration && registration->label ? registration->label(config) : name;
+    std::string label = registration && registration->label ? registration->label(config) : name;
+    // An algorithm's own learning rate (./dlsim tune's choice) is part of what was compared.
+    if (const auto lr = config.find(AlgorithmLearningRateKey(name));
+        lr != config.end() && !lr->second.empty())
+    {
+        label += ", lr " + lr->second;
+    }
+    return label;
+}
+
+std::string
+AlgorithmLearningRateKey(const std::string& algorithm)
+{
+    return algorithm + ".lr";
 }
 
 } // namespace dlsim

@@ -144,6 +144,13 @@ std::map<std::string, std::string> ResolveOnOverlay(SharingConfig& config,
  */
 std::string AlgorithmFigureLabel(const std::map<std::string, std::string>& config);
 
+/**
+ * \param algorithm a registered algorithm's name
+ * \return the key of that algorithm's own learning rate ("choco.lr"), which its runs use
+ * instead of `lr` when it is not empty
+ */
+std::string AlgorithmLearningRateKey(const std::string& algorithm);
+
 /// Registers an algorithm when constructed: a static instance in the algorithm's source file.
 using AlgorithmRegistrar = Registrar<AlgorithmRegistration>;
 

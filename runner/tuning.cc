@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "tuning.h"
+
+#include "result-files.h"
+#include "run-catalogue.h"
+#include "scenario-grid.h"
+
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// The tuned settings: the `tune.` key that lists candidates, and the algorithm key's suffix.
+const std::vector<std::string> kTunedSettings = {"lr", "alpha", "gamma"};
+
+bool
+IsKey(const std::string& name)
+{
+    for (const auto& key : ScenarioKeys())
+    {
+        if (key.name == name)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// "0.01, 0.03" from the list "[0.01, 0.03]".
+std::string
+AsAxis(const std::vector<std::string>& values)
+{
+    std::string axis;
+    for (const auto& v : values)
+    {
+        axis += (axis.empty() ? "" : ", ") + v;
+    }
+    return axis;
+}
+
+/// The keys an algorithm's tuning varies (ALGORITHM.SETTING for every setting with candidates).
+std::vector<std::string>
+TunedKeys(const ScenarioConfig& config, const std::string& algorithm)
+{
+    std::vector<std::string> keys;
+    for (const auto& setting : kTunedSettings)
+    {
+        const std::string key = algorithm + "." + setting;
+        if (!config.GetList("tune." + setting).empty() && IsKey(key))
+        {
+            keys.push_back(key);
+        }
+    }
+    return keys;
+}
+
+double
+Number(const RunRecord& run, const std::string& column)
+{
+    const std::string& text = run.summary.at(column);
+    return text.empty() ? -1.0 : std::stod(text);
+}
+
+} // namespace
+
+std::string
+TuningFolder(const ScenarioConfig& config)
+{
+    std::string out = config.GetString("out");
+    while (out.size() > 1 && out.back() == '/')
+    {
+        out.pop_back();
+    }
+    return out + "-tuning";
+}
+
+ScenarioConfig
+TuningConfig(const ScenarioConfig& config)
+{
+    ScenarioConfig tuning = config;
+    for (const auto& algorithm : AxisValues(config, "algorithm"))
+    {
+        for (const auto& key : TunedKeys(config, algorithm))
+        {
+            tuning.Set(key, AsAxis(config.GetList("tune." + key.substr(key.rfind('.') + 1))));
+        }
+    }
+    tuning.Set("eval.on", "validation");
+    const uint64_t rounds = config.GetUint("tune.rounds", 0, 100000000);
+    if (rounds > 0)
+    {
+        tuning.Set("rounds", std::to_string(rounds));
+    }
+    // One seed: the settings are chosen once, then compared over every seed of the scenario.
+    tuning.Set("seed", AxisValues(config, "seed").front());
+    tuning.Set("repeat", "1");
+    // Beside the comparison's folder, so that collecting the comparison leaves the tuning out.
+    tuning.Set("out", TuningFolder(config));
+    return tuning;
+}
+
+std::vector<TunedChoice>
+ChooseSettings(const ScenarioConfig& tuning, std::ostream& log)
+{
+    const std::string dir = tuning.GetString("out");
+    std::vector<RunRecord> runs = std::filesystem::exists(dir) ? ReadFinishedRuns(dir, -1.0, log)
+                                                               : std::vector<RunRecord>{};
+    std::vector<TunedChoice> choices;
+    for (const auto& algorithm : AxisValues(tuning, "algorithm"))
+    {
+        const std::vector<std::string> keys = TunedKeys(tuning, algorithm);
+        const RunRecord* best = nullptr;
+        bool bestReached = false;
+        uint32_t tried = 0;
+        for (const RunRecord& run : runs)
+        {
+            if (run.config.at("algorithm") != algorithm)
+            {
+                continue;
+            }
+            ++tried;
+            const double time = Number(run, "time_to_target_s");
+            const bool reached = time >= 0.0;
+            // Reaching the target beats not reaching it; then earlier, or more accurate.
+            const bool better
+                = !best || (reached && !bestReached)
+                  || (reached && bestReached && time < Number(*best, "time_to_target_s"))
+                  || (!reached && !bestReached
+                      && Number(run, "final_accuracy_mean") > Number(*best, "final_accuracy_mean"));
+            if (better)
+            {
+                best = &run;
+                bestReached = reached;
+            }
+        }
+        if (!best)
+        {
+            throw ScenarioError("tune: no finished tuning run of " + algorithm + " in " + dir
+                                + " (see the runs' log.txt)");
+        }
+        TunedChoice choice;
+        choice.algorithm = algorithm;
+        for (const auto& key : keys)
+        {
+            choice.values[key] = best->config.at(key);
+        }
+        choice.run = std::filesystem::relative(best->dir, dir).string();
+        choice.criterion = bestReached ? "time to target" : "final accuracy";
+        choice.score = Number(*best, bestReached ? "time_to_target_s" : "final_accuracy_mean");
+        choice.tried = tried;
+        choices.push_back(choice);
+    }
+    return choices;
+}
+
+int
+RunTuning(const ScenarioConfig& config, const GridOptions& options, const std::string& emitJobs)
+{
+    const ScenarioConfig tuning = TuningConfig(config);
+    const std::vector<GridPoint> candidates = ExpandGrid(tuning);
+    std::cout << "dlsim: tune: " << candidates.size()
+              << " runs choose each algorithm's settings on a validation set ("
+              << tuning.GetString("eval.validation") << " of the training samples, held out), "
+              << tuning.GetString("rounds") << " rounds each, in " << tuning.GetString("out")
+              << std::endl;
+    if (!emitJobs.empty())
+    {
+        std::ostringstream quiet;
+        if (ReadFinishedRuns(tuning.GetString("out"), -1.0, quiet).size() < candidates.size())
+        {
+            std::cout << "dlsim: tune: run these jobs, then ./dlsim tune again for the comparison"
+                      << std::endl;
+            return EmitJobs(tuning, candidates, emitJobs);
+        }
+    }
+    else if (const int status = RunGrid(tuning, candidates, options); status != 0)
+    {
+        std::cerr << "dlsim: tune: some tuning runs failed; choosing among those that finished"
+                  << std::endl;
+    }
+
+    const std::vector<TunedChoice> choices = ChooseSettings(tuning, std::cerr);
+    std::ostringstream csv;
+    csv << "algorithm,key,value,criterion,score,run,candidates\n";
+    ScenarioConfig comparison = config;
+    for (const TunedChoice& c : choices)
+    {
+        std::cout << "dlsim: tune: " << c.algorithm << ":";
+        for (const auto& [key, value] : c.values)
+        {
+            std::cout << " " << key << " = " << value;
+            csv << CsvField(c.algorithm) << "," << CsvField(key) << "," << CsvField(value) << ","
+                << CsvField(c.criterion) << "," << c.score << "," << CsvField(c.run) << ","
+                << c.tried << "\n";
+            comparison.Set(key, value);
+        }
+        std::ostringstream score;
+        score << std::defaultfloat << std::setprecision(4) << c.score;
+        std::cout << " (best " << c.criterion << " on the validation set: " << score.str()
+                  << (c.criterion == "time to target" ? " s" : "") << ", of " << c.tried
+                  << " runs; " << c.run << ")" << std::endl;
+    }
+    WriteFileAtomically(tuning.GetString("out") + "/choice.csv", csv.str());
+    std::filesystem::create_directories(config.GetString("out"));
+    WriteFileAtomically(config.GetString("out") + "/tuned-settings.csv", csv.str());
+    std::cout << "dlsim: tune: the choice and why: " << tuning.GetString("out")
+              << "/choice.csv (and " << config.GetString("out") << "/tuned-settings.csv)"
+              << std::endl;
+
+    const std::vector<GridPoint> points = ExpandGrid(comparison);
+    if (!emitJobs.empty())
+    {
+        return EmitJobs(comparison, points, emitJobs);
+    }
+    return RunGrid(comparison, points, options);
+}
+
+} // namespace ns3
