@@ -6,6 +6,7 @@
 
 #include "learner-application.h"
 #include "ns3/channel.h"
+#include "ns3/double.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "random-variable-spec.h"
@@ -123,21 +124,70 @@ FaultHelper::DescribeUnreached(Time end) const
     return lines;
 }
 
+std::vector<Ptr<OutageErrorModel>>
+FaultHelper::HostLinks(const Underlay& underlay, uint32_t node)
+{
+    const std::string name = std::to_string(node);
+    std::vector<Ptr<OutageErrorModel>> models;
+    for (const UnderlayLink& link : underlay.links)
+    {
+        if (link.from == name || link.to == name)
+        {
+            models.push_back(OutageOf(link));
+        }
+    }
+    return models;
+}
+
+int64_t
+FaultHelper::AssignStreams(int64_t stream)
+{
+    m_stream = stream;
+    return kChurnStreams;
+}
+
+void
+FaultHelper::ChurnDown(std::vector<Ptr<OutageErrorModel>> models,
+                       Ptr<LearnerApplication> app,
+                       Ptr<ExponentialRandomVariable> draw)
+{
+    if (app->IsFinished())
+    {
+        return; // its rounds are done: churn no longer changes anything it computes
+    }
+    // As a planned outage: links first, so nothing the learner says on the way out leaves.
+    SetDown(models, true);
+    app->Crash(false);
+    Simulator::Schedule(Seconds(m_plan.meanDown * draw->GetValue()),
+                        &FaultHelper::ChurnUp,
+                        this,
+                        models,
+                        app,
+                        draw);
+}
+
+void
+FaultHelper::ChurnUp(std::vector<Ptr<OutageErrorModel>> models,
+                     Ptr<LearnerApplication> app,
+                     Ptr<ExponentialRandomVariable> draw)
+{
+    SetDown(models, false);
+    app->Recover();
+    Simulator::Schedule(Seconds(m_plan.meanUp * draw->GetValue()),
+                        &FaultHelper::ChurnDown,
+                        this,
+                        models,
+                        app,
+                        draw);
+}
+
 void
 FaultHelper::Install(const Underlay& underlay, ApplicationContainer apps)
 {
     Check(underlay);
     for (const HostOutage& outage : m_plan.hosts)
     {
-        const std::string name = std::to_string(outage.node);
-        std::vector<Ptr<OutageErrorModel>> models;
-        for (const UnderlayLink& link : underlay.links)
-        {
-            if (link.from == name || link.to == name)
-            {
-                models.push_back(OutageOf(link));
-            }
-        }
+        const std::vector<Ptr<OutageErrorModel>> models = HostLinks(underlay, outage.node);
         Ptr<LearnerApplication> app = DynamicCast<LearnerApplication>(apps.Get(outage.node));
         const bool forGood = std::isinf(outage.up);
         // Links go down before the learner closes its sockets, so nothing it says on the way
@@ -156,6 +206,22 @@ FaultHelper::Install(const Underlay& underlay, ApplicationContainer apps)
                                     SetDown(models, false);
                                     app->Recover();
                                 });
+        }
+    }
+    if (m_plan.meanUp > 0.0)
+    {
+        for (uint32_t i = 0; i < apps.GetN(); ++i)
+        {
+            auto draw = CreateObject<ExponentialRandomVariable>();
+            draw->SetAttribute("Mean", DoubleValue(1.0)); // scaled by each mean
+            draw->SetStream(m_stream + i);
+            Ptr<LearnerApplication> app = DynamicCast<LearnerApplication>(apps.Get(i));
+            Simulator::Schedule(Seconds(m_plan.meanUp * draw->GetValue()),
+                                &FaultHelper::ChurnDown,
+                                this,
+                                HostLinks(underlay, i),
+                                app,
+                                draw);
         }
     }
     for (const LinkOutage& outage : m_plan.links)

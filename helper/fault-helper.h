@@ -9,6 +9,7 @@
 
 #include "fault-plan.h"
 #include "ns3/application-container.h"
+#include "ns3/random-variable-stream.h"
 #include "outage-error-model.h"
 #include "underlay.h"
 
@@ -19,6 +20,8 @@
 
 namespace ns3
 {
+
+class LearnerApplication;
 
 /**
  * A crashed host is switched off: its learner stops (LearnerApplication::Crash) and every link
@@ -57,6 +60,17 @@ class FaultHelper
     void Check(const Underlay& underlay) const;
 
     /**
+     * \brief Fix the random streams of churn by rates (FaultPlan::meanUp): learner i draws its
+     * up and down times from stream `stream + i`.
+     * \param stream the first stream
+     * \return the number of streams used (one per learner, known at Install; at most
+     * kChurnStreams)
+     */
+    int64_t AssignStreams(int64_t stream);
+    /// Streams AssignStreams reserves.
+    static constexpr int64_t kChurnStreams = 100000;
+
+    /**
      * \param end when the run ended
      * \return the faults that begin at or after `end` (the run was over), one line each
      */
@@ -69,10 +83,21 @@ class FaultHelper
     /// The outage model of a link direction, installed at its receiving device on first use.
     Ptr<OutageErrorModel> OutageOf(const UnderlayLink& link);
     void SetDown(const std::vector<Ptr<OutageErrorModel>>& models, bool down);
+    /// The outage models of every link direction at learner `node`'s host.
+    std::vector<Ptr<OutageErrorModel>> HostLinks(const Underlay& underlay, uint32_t node);
+    /// Churn: the host of `app` goes off now, and comes back after a drawn down time.
+    void ChurnDown(std::vector<Ptr<OutageErrorModel>> models,
+                   Ptr<LearnerApplication> app,
+                   Ptr<ExponentialRandomVariable> draw);
+    /// Churn: the host of `app` comes back now, and goes off again after a drawn up time.
+    void ChurnUp(std::vector<Ptr<OutageErrorModel>> models,
+                 Ptr<LearnerApplication> app,
+                 Ptr<ExponentialRandomVariable> draw);
 
     FaultPlan m_plan;
     EventCallback m_linkEvent;
     std::map<NetDevice*, Ptr<OutageErrorModel>> m_outages;
+    int64_t m_stream = 0; ///< churn's first stream
 };
 
 } // namespace ns3

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 using namespace dlsim; // the learning core (model/core)
 
@@ -54,12 +55,13 @@ SplitAt(const std::string& where, const std::string& item, const std::string& fo
 bool
 FaultPlan::Empty() const
 {
-    return hosts.empty() && links.empty();
+    return hosts.empty() && links.empty() && meanUp <= 0.0;
 }
 
 FaultPlan
 ReadFaultPlan(const std::vector<std::string>& crashes,
               const std::string& crashFile,
+              const std::string& availabilityFile,
               const std::vector<std::string>& links,
               uint32_t learners)
 {
@@ -102,6 +104,50 @@ ReadFaultPlan(const std::vector<std::string>& crashes,
                 }
             }
             addHost(row.where, row.fields[0], down, up);
+        }
+    }
+    if (!availabilityFile.empty())
+    {
+        // On-intervals per host, in time order; the gaps between them are the outages.
+        std::map<std::string, std::vector<std::pair<double, double>>> online;
+        std::map<std::string, std::string> whereOf;
+        for (const CsvRow& row : ReadCsvRows("faults.availability", availabilityFile, "node", 3))
+        {
+            const double on = ParseNumber(row.where + " online_s", row.fields[1], 0.0, kMaxSeconds);
+            double off = std::numeric_limits<double>::infinity();
+            if (!row.fields[2].empty())
+            {
+                off = ParseNumber(row.where + " offline_s", row.fields[2], 0.0, kMaxSeconds);
+                if (!(off > on))
+                {
+                    throw ConfigValueError(row.where + ": offline_s must be after online_s");
+                }
+            }
+            auto& intervals = online[row.fields[0]];
+            if (!intervals.empty() && on < intervals.back().second)
+            {
+                throw ConfigValueError(row.where + ": node " + row.fields[0]
+                                       + " is already on then (its intervals must be in time "
+                                         "order and not overlap)");
+            }
+            intervals.emplace_back(on, off);
+            whereOf.emplace(row.fields[0], row.where);
+        }
+        for (const auto& [node, intervals] : online)
+        {
+            double off = 0.0; // the host is off from here until its next on-interval
+            for (const auto& [on, next] : intervals)
+            {
+                if (on > off)
+                {
+                    addHost(whereOf[node], node, off, on);
+                }
+                off = next;
+            }
+            if (!std::isinf(off))
+            {
+                addHost(whereOf[node], node, off, std::numeric_limits<double>::infinity());
+            }
         }
     }
     std::sort(plan.hosts.begin(),

@@ -37,6 +37,10 @@ struct FaultPlan
 {
     std::vector<HostOutage> hosts; ///< sorted by node, then time; never overlapping per node
     std::vector<LinkOutage> links; ///< in the order given
+    /// Churn by rates: every host alternates up and down times drawn from exponential
+    /// distributions with these means (seconds), starting up; 0: no churn.
+    double meanUp = 0.0;
+    double meanDown = 0.0; ///< see meanUp
 
     /// \return whether there is no fault at all
     bool Empty() const;
@@ -44,17 +48,22 @@ struct FaultPlan
 
 /**
  * Read the fault keys: `crashes` items "NODE@DOWN" or "NODE@DOWN-UP" (e.g. "3@60s-90s"),
- * `crashFile` a CSV 'node,down_s,up_s' (up_s empty: for good), and `links` items
- * "A:B@DOWN-UP" with A and B named as in links.csv ("3:core@10s-20s"). Throws ConfigValueError
- * naming the key (faults.crash, faults.file, faults.links), file and item.
+ * `crashFile` a CSV 'node,down_s,up_s' (up_s empty: for good), `availabilityFile` a trace CSV
+ * 'node,online_s,offline_s' of the intervals each listed host is on (off before the first,
+ * between two and after the last; offline_s empty: on to the end; hosts not listed: always on),
+ * and `links` items "A:B@DOWN-UP" with A and B named as in links.csv ("3:core@10s-20s"). Throws
+ * ConfigValueError naming the key (faults.crash, faults.file, faults.availability,
+ * faults.links), file, line and item.
  * \param crashes the `crashes` items
  * \param crashFile the crash file, or empty
+ * \param availabilityFile the availability trace, or empty
  * \param links the `links` items
  * \param learners the number of learners
  * \return the plan
  */
 FaultPlan ReadFaultPlan(const std::vector<std::string>& crashes,
                         const std::string& crashFile,
+                        const std::string& availabilityFile,
                         const std::vector<std::string>& links,
                         uint32_t learners);
 

@@ -214,6 +214,16 @@ LinkKeys()
          "[]",
          "hosts that crash: NODE@DOWN (for good) or NODE@DOWN-UP, e.g. [3@60s, 5@100s-150s]"},
         {"faults.file", "", "CSV 'node,down_s,up_s' of host outages (up_s empty: for good)"},
+        {"faults.availability",
+         "",
+         "trace CSV 'node,online_s,offline_s': the intervals each listed host is on (off "
+         "before, between and after them; offline_s empty: on to the end; hosts not listed: "
+         "always on)"},
+        {"faults.mean_up",
+         "none",
+         "churn: every host alternates up and down times drawn from exponential "
+         "distributions (seeded), starting up; this is the mean up time, e.g. 600s"},
+        {"faults.mean_down", "60s", "churn: the mean down time (with faults.mean_up)"},
         {"faults.links",
          "[]",
          "links that fail: A:B@DOWN-UP with the ends named as in links.csv, e.g. [0:1@30s-90s]"},

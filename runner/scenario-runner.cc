@@ -269,8 +269,26 @@ ReadRoundMode(const ScenarioConfig& c, ScenarioPlan& plan)
     plan.evalInterval = ReadOptionalTime(c, "eval.interval", Time(0), true);
     plan.faults = ReadFaultPlan(c.GetList("faults.crash"),
                                 c.GetString("faults.file"),
+                                c.GetString("faults.availability"),
                                 c.GetList("faults.links"),
                                 plan.nodes);
+    // Churn by rates: events drawn as the run goes (exponential up and down times).
+    const Time meanUp = ReadOptionalTime(c, "faults.mean_up", Time(0), true);
+    if (!meanUp.IsZero())
+    {
+        if (!plan.faults.hosts.empty())
+        {
+            throw ScenarioError("faults.mean_up: churn by rates decides when every host is off; "
+                                "it cannot be combined with faults.crash, faults.file or "
+                                "faults.availability");
+        }
+        plan.faults.meanUp = meanUp.GetSeconds();
+        plan.faults.meanDown = ReadOptionalTime(c, "faults.mean_down", Time(0), true).GetSeconds();
+        if (plan.faults.meanDown <= 0.0)
+        {
+            throw ScenarioError("faults.mean_down: churn (faults.mean_up) needs a mean down time");
+        }
+    }
     if (!plan.faults.Empty() && plan.evalInterval.IsZero())
     {
         throw ScenarioError("faults need eval.interval (e.g. eval.interval = 10s): a crashed "
@@ -686,6 +704,8 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     writer.SetWatchdog(plan.stallTimeout, plan.timeLimit);
     faults.SetLinkEventCallback([&writer](const std::string& event, const std::string& subject)
                                 { writer.RecordFault(event, subject); });
+    // Churn draws from its own streams, after every stream the underlay and learners use.
+    faults.AssignStreams(1000000);
     faults.Install(underlay, apps);
     log << "dlsim: " << plan.nodes << " learners, " << graph.GetEdges().size() << " overlay edges, "
         << plan.rounds << " rounds of " << sharing.algorithm << " on " << data.train->name

@@ -3,6 +3,8 @@
  * dlsim: rounds that do not wait for every neighbour (deadline and wait-free rounds), checked
  * against synchronous rounds and against the arithmetic of compute and timeout.
  */
+#include "csv-rows.h"
+#include "fault-plan.h"
 #include "run-command.h"
 
 #include <algorithm>
@@ -420,6 +422,75 @@ TEST(Faults, CrashesAtTheStartForGoodFromAFileAndAfterTheEnd)
 
 // A faults.links item naming no link is refused before the run folder is written, and a grid
 // refuses it before running any point.
+// An availability trace (node, online_s, offline_s) becomes the outages between its intervals:
+// off before the first, between two, and after the last; hosts not listed are always on.
+TEST(Faults, AnAvailabilityTraceBecomesTheOutagesBetweenItsIntervals)
+{
+    const std::string trace = WriteFile("availability.csv",
+                                        "node,online_s,offline_s\n"
+                                        "1,10,20\n"
+                                        "1,30,\n"
+                                        "2,0,50\n");
+    FaultPlan plan = ReadFaultPlan({}, "", trace, {}, 4);
+    ASSERT_EQ(plan.hosts.size(), 3u);
+    EXPECT_EQ(plan.hosts[0].node, 1u);
+    EXPECT_EQ(plan.hosts[0].down, 0.0);
+    EXPECT_EQ(plan.hosts[0].up, 10.0);
+    EXPECT_EQ(plan.hosts[1].down, 20.0);
+    EXPECT_EQ(plan.hosts[1].up, 30.0);
+    EXPECT_EQ(plan.hosts[2].node, 2u);
+    EXPECT_EQ(plan.hosts[2].down, 50.0);
+    EXPECT_TRUE(std::isinf(plan.hosts[2].up));
+    const std::string overlapping
+        = WriteFile("overlapping.csv", "node,online_s,offline_s\n1,10,20\n1,15,30\n");
+    try
+    {
+        ReadFaultPlan({}, "", overlapping, {}, 4);
+        ADD_FAILURE() << "overlapping intervals were accepted";
+    }
+    catch (const dlsim::ConfigValueError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("overlapping.csv:3: node 1"), std::string::npos)
+            << e.what();
+    }
+    fs::remove(trace);
+    fs::remove(overlapping);
+}
+
+// Churn by rates: every host alternates crashes and recoveries, starting up, at exponential
+// times drawn from its own seeded stream: the same with 1 and 2 worker threads, another draw
+// with another seed; the run completes.
+TEST(Faults, ChurnByRatesAlternatesAndIsSeeded)
+{
+    const std::string churn = kRing
+                              + " --rounds=8 --rounds.mode=async"
+                                " --eval.interval=1s --faults.mean_up=1s --faults.mean_down=500ms";
+    const std::string one = RunDlsim("churn-1", churn + " --run.threads=1");
+    const std::string two = RunDlsim("churn-2", churn + " --run.threads=2");
+    const std::string other = RunDlsim("churn-3", churn + " --seed=2");
+    const std::string events = ReadWholeFile(one + "/faults.csv");
+    EXPECT_EQ(events, ReadWholeFile(two + "/faults.csv"));
+    EXPECT_EQ(ReadWholeFile(one + "/rounds.csv"), ReadWholeFile(two + "/rounds.csv"));
+    EXPECT_NE(events, ReadWholeFile(other + "/faults.csv"));
+    std::map<std::string, std::string> last; // host -> its last event
+    size_t crashes = 0;
+    for (const auto& row : ReadCsv(one + "/faults.csv"))
+    {
+        const std::string& event = row[1];
+        ASSERT_TRUE(event == "crash" || event == "recover") << event;
+        EXPECT_NE(last[row[2]], event) << "host " << row[2] << " at " << row[0];
+        EXPECT_GT(std::stod(row[0]), 0.0);
+        last[row[2]] = event;
+        crashes += event == "crash";
+    }
+    EXPECT_GE(crashes, 3u) << events;
+    for (const auto& dir : {one, two, other})
+    {
+        EXPECT_TRUE(fs::exists(dir + "/summary.json")) << dir;
+        fs::remove_all(dir);
+    }
+}
+
 TEST(Faults, AMissingLinkIsRefusedBeforeAnythingIsWritten)
 {
     std::string out = Folder("missing-link");
