@@ -6,6 +6,9 @@
 # GoogleTest suites are the standalone build's. CMakeLists.txt sets DLSIM_NS3_LIBRARIES first.
 # ns-3 links its test runner and examples in other directories than this one: the imported
 # targets of torch and the others must be seen there too.
+if(CMAKE_VERSION VERSION_LESS 3.24)
+  message(FATAL_ERROR "dlsim in an ns-3 tree needs CMake 3.24 or later (global imported targets)")
+endif()
 set(CMAKE_FIND_PACKAGE_TARGETS_GLOBAL ON)
 find_package(Torch REQUIRED)
 find_package(Eigen3 3.4 REQUIRED NO_MODULE)

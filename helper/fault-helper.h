@@ -97,7 +97,8 @@ class FaultHelper
     FaultPlan m_plan;
     EventCallback m_linkEvent;
     std::map<NetDevice*, Ptr<OutageErrorModel>> m_outages;
-    int64_t m_stream = 0; ///< churn's first stream
+    /// Churn's first stream; by default far from the streams other helpers number from 0.
+    int64_t m_stream = 1000000;
 };
 
 } // namespace ns3

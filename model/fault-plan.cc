@@ -109,8 +109,9 @@ ReadFaultPlan(const std::vector<std::string>& crashes,
     if (!availabilityFile.empty())
     {
         // On-intervals per host, in time order; the gaps between them are the outages.
-        std::map<std::string, std::vector<std::pair<double, double>>> online;
-        std::map<std::string, std::string> whereOf;
+        // Keyed by the node's number, so that "3" and "03" are one host.
+        std::map<uint64_t, std::vector<std::pair<double, double>>> online;
+        std::map<uint64_t, std::string> whereOf;
         for (const CsvRow& row : ReadCsvRows("faults.availability", availabilityFile, "node", 3))
         {
             const double on = ParseNumber(row.where + " online_s", row.fields[1], 0.0, kMaxSeconds);
@@ -123,7 +124,8 @@ ReadFaultPlan(const std::vector<std::string>& crashes,
                     throw ConfigValueError(row.where + ": offline_s must be after online_s");
                 }
             }
-            auto& intervals = online[row.fields[0]];
+            const uint64_t node = ParseIndex(row.where + " node", row.fields[0], UINT32_MAX);
+            auto& intervals = online[node];
             if (!intervals.empty() && on < intervals.back().second)
             {
                 throw ConfigValueError(row.where + ": node " + row.fields[0]
@@ -131,7 +133,7 @@ ReadFaultPlan(const std::vector<std::string>& crashes,
                                          "order and not overlap)");
             }
             intervals.emplace_back(on, off);
-            whereOf.emplace(row.fields[0], row.where);
+            whereOf.emplace(node, row.where);
         }
         for (const auto& [node, intervals] : online)
         {
@@ -140,13 +142,16 @@ ReadFaultPlan(const std::vector<std::string>& crashes,
             {
                 if (on > off)
                 {
-                    addHost(whereOf[node], node, off, on);
+                    addHost(whereOf[node], std::to_string(node), off, on);
                 }
                 off = next;
             }
             if (!std::isinf(off))
             {
-                addHost(whereOf[node], node, off, std::numeric_limits<double>::infinity());
+                addHost(whereOf[node],
+                        std::to_string(node),
+                        off,
+                        std::numeric_limits<double>::infinity());
             }
         }
     }

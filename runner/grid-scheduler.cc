@@ -89,44 +89,6 @@ RememberChild(pid_t pid, bool add)
     }
 }
 
-/**
- * A point is complete when it holds a finished run (IncompleteRunReason) of exactly this
- * configuration. A folder with a summary that is not a finished run's (empty, cut short,
- * binary, without the figures of a finished run) is reported and run again.
- */
-bool
-IsComplete(const GridPoint& point)
-{
-    const std::string out = point.config.GetString("out");
-    const bool hasSummary = std::filesystem::exists(out + "/summary.json")
-                            || std::filesystem::exists(out + "/summary.csv");
-    if (!hasSummary)
-    {
-        return false;
-    }
-    if (const std::string why = IncompleteRunReason(out); !why.empty())
-    {
-        std::cout << "dlsim: warning: " << out << " is not a finished run (" << why
-                  << "); running it again" << std::endl;
-        return false;
-    }
-    std::ostringstream ini;
-    point.config.WriteIni(ini);
-    if (!SameConfiguration(ReadConfigIni(out), ini.str()))
-    {
-        return false;
-    }
-    // Captures do not change results, but a point asked for them is not done without them.
-    if (const std::string missing = CaptureConfig::MissingFiles(point.config, out);
-        !missing.empty())
-    {
-        std::cout << "dlsim: note: " << out << " has " << missing << "; running it again"
-                  << std::endl;
-        return false;
-    }
-    return true;
-}
-
 /// Start `self point.ini` with its output going to the point's log file.
 pid_t
 SpawnPoint(const std::string& self, const GridPoint& point, unsigned runsAtOnce, bool overwrite)
@@ -168,6 +130,44 @@ SpawnPoint(const std::string& self, const GridPoint& point, unsigned runsAtOnce,
 }
 
 } // namespace
+
+/**
+ * A point is complete when it holds a finished run (IncompleteRunReason) of exactly this
+ * configuration. A folder with a summary that is not a finished run's (empty, cut short,
+ * binary, without the figures of a finished run) is reported and run again.
+ */
+bool
+IsComplete(const GridPoint& point)
+{
+    const std::string out = point.config.GetString("out");
+    const bool hasSummary = std::filesystem::exists(out + "/summary.json")
+                            || std::filesystem::exists(out + "/summary.csv");
+    if (!hasSummary)
+    {
+        return false;
+    }
+    if (const std::string why = IncompleteRunReason(out); !why.empty())
+    {
+        std::cout << "dlsim: warning: " << out << " is not a finished run (" << why
+                  << "); running it again" << std::endl;
+        return false;
+    }
+    std::ostringstream ini;
+    point.config.WriteIni(ini);
+    if (!SameConfiguration(ReadConfigIni(out), ini.str()))
+    {
+        return false;
+    }
+    // Captures do not change results, but a point asked for them is not done without them.
+    if (const std::string missing = CaptureConfig::MissingFiles(point.config, out);
+        !missing.empty())
+    {
+        std::cout << "dlsim: note: " << out << " has " << missing << "; running it again"
+                  << std::endl;
+        return false;
+    }
+    return true;
+}
 
 int
 EmitJobs(const ScenarioConfig& config,

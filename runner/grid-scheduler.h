@@ -39,6 +39,15 @@ int RunGrid(const ScenarioConfig& config,
             const GridOptions& options);
 
 /**
+ * \brief Whether a point's folder holds a finished run (IncompleteRunReason) of exactly this
+ * configuration, with the captures it asks for; a folder with a summary that is not a finished
+ * run's is reported on std::cout.
+ * \param point a grid point (ExpandGrid)
+ * \return whether the point need not run again
+ */
+bool IsComplete(const GridPoint& point);
+
+/**
  * Write one command line per point to `file` (for GNU parallel) and a Slurm array job script
  * `file`.slurm, each point's configuration to its folder's point.ini, and run nothing. Throws
  * ScenarioError for a path a jobs file cannot hold (a line break).

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <iostream>
 
 namespace ns3
 {
@@ -51,7 +52,22 @@ GroupSeeds(const std::vector<RunRecord>& runs, const std::vector<std::string>& a
                 values.emplace_back(axis, run.config.at(axis));
             }
         }
-        PointWithValues(points, values).runs.push_back(run);
+        RunPoint& point = PointWithValues(points, values);
+        // A seed counts once: a folder left by an earlier grid under another name (before an
+        // axis or `repeat` was added) must not pass for another seed.
+        const std::string& seed = run.config.at("seed");
+        const auto same
+            = std::find_if(point.runs.begin(),
+                           point.runs.end(),
+                           [&seed](const RunRecord& r) { return r.config.at("seed") == seed; });
+        if (same != point.runs.end())
+        {
+            std::cerr << "dlsim: warning: " << run.dir << " repeats the point and seed " << seed
+                      << " of " << same->dir << "; counting only the latter (remove one)"
+                      << std::endl;
+            continue;
+        }
+        point.runs.push_back(run);
     }
     return points;
 }

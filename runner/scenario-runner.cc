@@ -318,7 +318,8 @@ ReadPlan(const ScenarioConfig& c)
     training.model = model.GetName();
     training.modelParameters = model.GetValues();
     // The algorithm's own learning rate when it has one, else the shared one.
-    const std::string ownLr = AlgorithmLearningRateKey(c.GetString("algorithm"));
+    const std::string ownLr
+        = AlgorithmLearningRateKey(c.GetChoice("algorithm", AlgorithmRegistry::Names()));
     training.lr = c.GetDouble(c.GetString(ownLr).empty() ? "lr" : ownLr, 0.0, 1e6);
     training.momentum = c.GetDouble("momentum", 0.0, 1.0);
     training.weightDecay = c.GetDouble("weight_decay", 0.0, 1e6);

@@ -8,6 +8,7 @@
 #include "run-catalogue.h"
 #include "scenario-grid.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -47,15 +48,29 @@ AsAxis(const std::vector<std::string>& values)
     return axis;
 }
 
-/// The keys an algorithm's tuning varies (ALGORITHM.SETTING for every setting with candidates).
+/// The keys an algorithm's tuning varies (ALGORITHM.SETTING for every setting with candidates),
+/// leaving out a key another algorithm of the scenario reads too (Sparse-Push's and SCSP's
+/// sparse-push.alpha): one value of it could not be each one's best.
 std::vector<std::string>
 TunedKeys(const ScenarioConfig& config, const std::string& algorithm)
 {
+    const std::vector<std::string> listed = AxisValues(config, "algorithm");
     std::vector<std::string> keys;
     for (const auto& setting : kTunedSettings)
     {
         const std::string key = algorithm + "." + setting;
-        if (!config.GetList("tune." + setting).empty() && IsKey(key))
+        if (config.GetList("tune." + setting).empty() || !IsKey(key))
+        {
+            continue;
+        }
+        bool shared = false;
+        for (const auto& owner : AlgorithmsOfKey(key))
+        {
+            shared = shared
+                     || (owner != algorithm
+                         && std::find(listed.begin(), listed.end(), owner) != listed.end());
+        }
+        if (!shared)
         {
             keys.push_back(key);
         }
@@ -86,6 +101,17 @@ TuningFolder(const ScenarioConfig& config)
 ScenarioConfig
 TuningConfig(const ScenarioConfig& config)
 {
+    // Settings are chosen per algorithm: another axis would mix its values into one choice.
+    for (const auto& axis : GridAxes(config))
+    {
+        if (axis != "algorithm" && axis != "seed" && axis != "repeat")
+        {
+            throw ScenarioError("tune: " + axis
+                                + " lists several values; tuning chooses each "
+                                  "algorithm's settings for one configuration: tune each value of "
+                                + axis + " on its own (--" + axis + "=VALUE)");
+        }
+    }
     ScenarioConfig tuning = config;
     for (const auto& algorithm : AxisValues(config, "algorithm"))
     {
@@ -112,8 +138,18 @@ std::vector<TunedChoice>
 ChooseSettings(const ScenarioConfig& tuning, std::ostream& log)
 {
     const std::string dir = tuning.GetString("out");
-    std::vector<RunRecord> runs = std::filesystem::exists(dir) ? ReadFinishedRuns(dir, -1.0, log)
-                                                               : std::vector<RunRecord>{};
+    // Only this tuning's candidates, finished with exactly their configuration: never a run
+    // left in the folder by an earlier tuning with other candidates or budgets.
+    std::vector<RunRecord> runs;
+    for (const GridPoint& point : ExpandGrid(tuning))
+    {
+        if (IsComplete(point))
+        {
+            std::vector<RunRecord> found
+                = ReadFinishedRuns(point.config.GetString("out"), -1.0, log);
+            runs.insert(runs.end(), found.begin(), found.end());
+        }
+    }
     std::vector<TunedChoice> choices;
     for (const auto& algorithm : AxisValues(tuning, "algorithm"))
     {
@@ -174,8 +210,7 @@ RunTuning(const ScenarioConfig& config, const GridOptions& options, const std::s
               << std::endl;
     if (!emitJobs.empty())
     {
-        std::ostringstream quiet;
-        if (ReadFinishedRuns(tuning.GetString("out"), -1.0, quiet).size() < candidates.size())
+        if (!std::all_of(candidates.begin(), candidates.end(), IsComplete))
         {
             std::cout << "dlsim: tune: run these jobs, then ./dlsim tune again for the comparison"
                       << std::endl;

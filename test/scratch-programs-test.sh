@@ -11,6 +11,7 @@ set -euo pipefail
 ROOT="$1"
 export DLSIM_BUILD_DIR="$2"
 cd "$ROOT"
+rm -f scratch/ctest-broken-*.cc # left by a run that was killed before its cleanup
 broken="scratch/ctest-broken-$$.cc"
 out="$(mktemp -d)"
 trap 'rm -f "$ROOT/$broken"; rm -rf "$out"' EXIT

@@ -71,6 +71,8 @@ DeriveSeed(uint64_t runSeed, uint32_t learner, SeedUse use)
             return runSeed * 1000003ull + learner * 7919ull + 1;
         case SeedUse::ChocoSelection:
             return runSeed * 1000003ull + learner * 7919ull + 2;
+        case SeedUse::Validation:
+            return runSeed * 1000003ull + learner * 7919ull + 4;
         case SeedUse::PushSelection:
         default:
             return runSeed * 1000003ull + learner * 7919ull + 3;
