@@ -6,6 +6,7 @@
 
 #include "algorithm-registry.h"
 #include "random-variable-spec.h"
+#include "scenario-config.h"
 #include "swept-values.h"
 
 #include <algorithm>
@@ -25,18 +26,9 @@ namespace
 bool
 IsOtherAlgorithmsKey(const RunRecord& run, const std::string& key)
 {
-    if (!AlgorithmRegistry::FindKey(key))
-    {
-        return false;
-    }
-    const AlgorithmRegistration* own = AlgorithmRegistry::Find(run.config.at("algorithm"));
-    if (!own)
-    {
-        return true;
-    }
-    return std::none_of(own->keys.begin(),
-                        own->keys.end(),
-                        [&key](const AlgorithmKey& k) { return k.name == key; });
+    const std::vector<std::string> owners = AlgorithmsOfKey(key);
+    return !owners.empty()
+           && std::find(owners.begin(), owners.end(), run.config.at("algorithm")) == owners.end();
 }
 
 /// A key's value for a legend: what `auto` resolved to in the run, in 3 significant digits.

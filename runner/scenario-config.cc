@@ -12,6 +12,7 @@
 #include "underlay-registry.h"
 #include "value-text.h"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <fstream>
@@ -320,6 +321,15 @@ AddRegistered(std::vector<ScenarioKey>& keys,
 }
 
 } // namespace
+
+const ScenarioKey*
+FindScenarioKey(const std::string& name)
+{
+    const auto& keys = ScenarioKeys();
+    const auto it = std::find_if(
+        keys.begin(), keys.end(), [&name](const ScenarioKey& k) { return k.name == name; });
+    return it == keys.end() ? nullptr : &*it;
+}
 
 std::vector<std::string>
 AlgorithmsOfKey(const std::string& key)

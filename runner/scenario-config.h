@@ -58,6 +58,12 @@ void WriteKeyTableRst(std::ostream& out);
 bool ChangesResults(const std::string& key);
 
 /**
+ * \param name a key's name
+ * \return its entry in the key table (ScenarioKeys), or null when there is no such key
+ */
+const ScenarioKey* FindScenarioKey(const std::string& name);
+
+/**
  * \param key a scenario key
  * \return the algorithms whose runs read it (its registrations' keys and their `.lr` keys);
  * empty for a key every run reads. A grid axis of such a key varies only those runs.

@@ -116,25 +116,6 @@ GridAxes(const ScenarioConfig& config)
     return axes;
 }
 
-namespace
-{
-
-/// The key table's default of `key`.
-std::string
-KeyDefault(const std::string& key)
-{
-    for (const auto& k : ScenarioKeys())
-    {
-        if (k.name == key)
-        {
-            return k.defaultValue;
-        }
-    }
-    return "";
-}
-
-} // namespace
-
 std::vector<GridPoint>
 ExpandGrid(const ScenarioConfig& config)
 {
@@ -182,7 +163,7 @@ ExpandGrid(const ScenarioConfig& config)
                        == owners[a].end())
             {
                 repeated = repeated || index[a] != 0;
-                point.config.Set(axes[a], KeyDefault(axes[a]));
+                point.config.Set(axes[a], FindScenarioKey(axes[a])->defaultValue);
                 continue;
             }
             const std::string& v = values[a][index[a]];

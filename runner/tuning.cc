@@ -23,19 +23,6 @@ namespace
 /// The tuned settings: the `tune.` key that lists candidates, and the algorithm key's suffix.
 const std::vector<std::string> kTunedSettings = {"lr", "alpha", "gamma"};
 
-bool
-IsKey(const std::string& name)
-{
-    for (const auto& key : ScenarioKeys())
-    {
-        if (key.name == name)
-        {
-            return true;
-        }
-    }
-    return false;
-}
-
 /// "0.01, 0.03" from the list "[0.01, 0.03]".
 std::string
 AsAxis(const std::vector<std::string>& values)
@@ -59,7 +46,7 @@ TunedKeys(const ScenarioConfig& config, const std::string& algorithm)
     for (const auto& setting : kTunedSettings)
     {
         const std::string key = algorithm + "." + setting;
-        if (config.GetList("tune." + setting).empty() || !IsKey(key))
+        if (config.GetList("tune." + setting).empty() || !FindScenarioKey(key))
         {
             continue;
         }
