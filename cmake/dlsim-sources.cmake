@@ -34,10 +34,12 @@ set(DLSIM_CORE_SOURCES
   ${DLSIM_SOURCE_DIR}/model/core/idx-reader.cc
   ${DLSIM_SOURCE_DIR}/model/core/in-memory-network.cc
   ${DLSIM_SOURCE_DIR}/model/core/learner.cc
+  ${DLSIM_SOURCE_DIR}/model/core/learning-record.cc
   ${DLSIM_SOURCE_DIR}/model/core/message-framing.cc
   ${DLSIM_SOURCE_DIR}/model/core/message-inbox.cc
   ${DLSIM_SOURCE_DIR}/model/core/nn-models.cc
   ${DLSIM_SOURCE_DIR}/model/core/partitioner.cc
+  ${DLSIM_SOURCE_DIR}/model/core/replayed-learning.cc
   ${DLSIM_SOURCE_DIR}/model/core/synthetic-dataset.cc
   ${DLSIM_SOURCE_DIR}/model/core/torch-version.cc
   ${DLSIM_SOURCE_DIR}/model/core/worker-pool.cc
@@ -60,6 +62,10 @@ set(DLSIM_NS3_LAYER_SOURCES
   ${DLSIM_SOURCE_DIR}/model/learner-addresses.cc
   ${DLSIM_SOURCE_DIR}/model/learner-application.cc
   ${DLSIM_SOURCE_DIR}/model/learner-evaluator.cc
+  ${DLSIM_SOURCE_DIR}/model/learning-recorder.cc
+  ${DLSIM_SOURCE_DIR}/model/flow-message-transport.cc
+  ${DLSIM_SOURCE_DIR}/model/flow-network.cc
+  ${DLSIM_SOURCE_DIR}/model/network-model.cc
   ${DLSIM_SOURCE_DIR}/model/evaluation-clock.cc
   ${DLSIM_SOURCE_DIR}/model/tcp-message-transport.cc
   ${DLSIM_SOURCE_DIR}/model/ns3-attribute-defaults.cc
@@ -98,6 +104,7 @@ set(DLSIM_RUNNER_SOURCES
   ${DLSIM_SOURCE_DIR}/runner/gnuplot-script.cc
   ${DLSIM_SOURCE_DIR}/runner/grid-scheduler.cc
   ${DLSIM_SOURCE_DIR}/runner/grid-table.cc
+  ${DLSIM_SOURCE_DIR}/runner/learning-replay.cc
   ${DLSIM_SOURCE_DIR}/runner/point-tables.cc
   ${DLSIM_SOURCE_DIR}/runner/provenance.cc
   ${DLSIM_SOURCE_DIR}/runner/result-files.cc

@@ -12,6 +12,7 @@
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
+#include "replayed-learning.h"
 #include "round-schedule.h"
 
 #include <algorithm>
@@ -163,6 +164,12 @@ FailedForWatch(const std::string& /* message */)
 
 } // namespace
 
+void
+LearnerHelper::SetReplay(std::shared_ptr<const LearningRecord> record)
+{
+    m_replay = std::move(record);
+}
+
 ApplicationContainer
 LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
 {
@@ -208,24 +215,56 @@ LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
         }
     }
 
+    if (m_replay && m_replay->nodes.size() != n)
+    {
+        throw std::invalid_argument("LearnerHelper: the recording to replay holds "
+                                    + std::to_string(m_replay->nodes.size()) + " learners, not "
+                                    + std::to_string(n));
+    }
     ApplicationContainer apps;
     auto budget = std::make_shared<RoundBudget>(); // one per run: its learners wait for each other
     for (uint32_t i = 0; i < n; ++i)
     {
-        uint64_t initSeed
-            = m_sameInitialModel ? m_seed : DeriveSeed(m_seed, i, SeedUse::InitialModel);
-        uint64_t sampleSeed = DeriveSeed(m_seed, i, SeedUse::Sampling);
-        auto learner = std::make_unique<Learner>(
-            m_training, m_data.train, m_partition[i], initSeed, sampleSeed);
         Ptr<LearnerApplication> app = m_factory.Create<LearnerApplication>();
         UintegerValue rounds;
         app->GetAttribute("Rounds", rounds);
-        SharingConfig sharing = resolvedSharing;
-        if (sharing.trainingRounds == 0)
+        std::unique_ptr<TrainableModel> learner;
+        std::unique_ptr<SharingAlgorithm> algorithm;
+        Time computeTime;
+        if (m_replay)
         {
-            sharing.trainingRounds = static_cast<uint32_t>(rounds.Get());
+            const RecordedNode& recorded = m_replay->nodes[i];
+            if (recorded.trainingRounds != rounds.Get())
+            {
+                throw std::invalid_argument("LearnerHelper: the recording to replay has "
+                                            + std::to_string(recorded.trainingRounds)
+                                            + " rounds, not " + std::to_string(rounds.Get()));
+            }
+            learner = std::make_unique<ReplayedLearner>(m_replay, i);
+            algorithm = std::make_unique<ReplayedSharing>(m_replay, i);
+            computeTime = NanoSeconds(recorded.computeTimeNs);
         }
-        auto algorithm = CreateSharingAlgorithm(sharing);
+        else
+        {
+            uint64_t initSeed
+                = m_sameInitialModel ? m_seed : DeriveSeed(m_seed, i, SeedUse::InitialModel);
+            uint64_t sampleSeed = DeriveSeed(m_seed, i, SeedUse::Sampling);
+            auto trained = std::make_unique<Learner>(
+                m_training, m_data.train, m_partition[i], initSeed, sampleSeed);
+            SharingConfig sharing = resolvedSharing;
+            if (sharing.trainingRounds == 0)
+            {
+                sharing.trainingRounds = static_cast<uint32_t>(rounds.Get());
+            }
+            algorithm = CreateSharingAlgorithm(sharing);
+            // A partition smaller than the batch gives smaller batches (all of its samples):
+            // charge what is really computed.
+            const auto batch = static_cast<uint32_t>(
+                std::min<size_t>(m_training.batchSize, m_partition[i].size()));
+            computeTime = m_computeTime.NextNodeRoundTime(
+                trained->TrainFlopsPerSample(), batch, m_training.localSteps);
+            learner = std::move(trained);
+        }
         if (algorithm->ForDirectedGraphs() != schedule.IsDirected())
         {
             throw std::invalid_argument(
@@ -234,17 +273,10 @@ LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
                 + " topologies, but the topology is "
                 + (schedule.IsDirected() ? "directed" : "undirected"));
         }
-        // A partition smaller than the batch gives smaller batches (all of its samples): charge
-        // what is really computed.
-        const auto batch
-            = static_cast<uint32_t>(std::min<size_t>(m_training.batchSize, m_partition[i].size()));
-        Time computeTime = m_computeTime.NextNodeRoundTime(
-            learner->TrainFlopsPerSample(), batch, m_training.localSteps);
-
         app->SetAttribute("LearnerId", UintegerValue(i));
         app->SetAttribute("Seed", UintegerValue(m_seed));
         app->SetAttribute("ComputeTime", TimeValue(computeTime));
-        if (m_computeTime.GetMode() == ComputeTimeModel::Mode::Measured)
+        if (m_computeTime.GetMode() == ComputeTimeModel::Mode::Measured && !m_replay)
         {
             app->SetAttribute("MeasuredComputeScale",
                               DoubleValue(m_computeTime.GetMeasuredScale()));

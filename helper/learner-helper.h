@@ -12,6 +12,7 @@
 #include "evaluation-clock.h"
 #include "learner-addresses.h"
 #include "learner.h"
+#include "learning-record.h"
 #include "ns3/application-container.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
@@ -98,6 +99,16 @@ class LearnerHelper
      * \param stop whether to
      */
     void SetStopWhenDone(bool stop);
+    /**
+     * \brief Replay a recorded run's learning instead of training: every learner trains
+     * nothing, waits the recorded compute time, sends payloads of the recorded sizes and reports
+     * the recorded losses and accuracies (dlsim::ReplayedLearner, dlsim::ReplayedSharing), so that
+     * only the network is simulated again. The rest of the configuration (overlay, rounds,
+     * evaluations, attributes) must be the recorded run's; Install checks the node and round
+     * counts. SetTraining and SetSharing still name the model and the algorithm.
+     * \param record the recording (LearningRecorder), or null: train for real (the default)
+     */
+    void SetReplay(std::shared_ptr<const dlsim::LearningRecord> record);
 
     /**
      * One LearnerApplication on each node; throws std::invalid_argument when the overlay, the
@@ -147,6 +158,7 @@ class LearnerHelper
     std::shared_ptr<dlsim::InOrderDelivery> m_evaluations;
     Ptr<EvaluationClock> m_clock;
     bool m_stopWhenDone = true;
+    std::shared_ptr<const dlsim::LearningRecord> m_replay; ///< SetReplay's recording
 };
 
 } // namespace ns3

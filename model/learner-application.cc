@@ -4,6 +4,7 @@
  */
 #include "learner-application.h"
 
+#include "network-model.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -64,6 +65,13 @@ LearnerApplication::GetTypeId()
                             "most RoundTimeout after sending), async (never).",
                             StringValue("sync"),
                             MakeStringAccessor(&LearnerApplication::m_roundMode),
+                            MakeStringChecker())
+              .AddAttribute("NetworkModel",
+                            "How messages travel: a registered network model "
+                            "(NetworkModelRegistry): packet (ns-3's TCP, every segment) or flow "
+                            "(flows sharing the links, FlowNetwork).",
+                            StringValue("packet"),
+                            MakeStringAccessor(&LearnerApplication::m_networkModel),
                             MakeStringChecker())
               .AddAttribute("RoundTimeout",
                             "Deadline rounds: how long to wait for in-neighbours after handing "
@@ -237,7 +245,7 @@ LearnerApplication::~LearnerApplication()
 }
 
 void
-LearnerApplication::Setup(std::unique_ptr<Learner> learner,
+LearnerApplication::Setup(std::unique_ptr<TrainableModel> learner,
                           std::unique_ptr<SharingAlgorithm> algorithm,
                           std::shared_ptr<const Dataset> testSet)
 {
@@ -307,7 +315,13 @@ LearnerApplication::InfoOf(uint32_t round) const
     return info;
 }
 
-Learner&
+const SharingAlgorithm&
+LearnerApplication::GetSharingAlgorithm() const
+{
+    return *m_algorithm;
+}
+
+TrainableModel&
 LearnerApplication::GetLearner()
 {
     NS_ABORT_MSG_UNLESS(m_learner, "LearnerApplication has no learner: call Setup first");
@@ -421,7 +435,12 @@ LearnerApplication::Transport()
         settings.reconnectInterval = m_reconnectInterval;
         settings.connectAttempts = m_connectAttempts;
         settings.holdUntilSent = !Policy().WaitsForEveryMessage();
-        m_transport = CreateObject<TcpMessageTransport>(m_learnerId, settings);
+        const NetworkModelRegistration* model = NetworkModelRegistry::Find(m_networkModel);
+        NS_ABORT_MSG_UNLESS(model,
+                            "LearnerApplication: unknown NetworkModel '"
+                                << m_networkModel
+                                << "' (known: " << JoinNames(NetworkModelRegistry::Names()) << ")");
+        m_transport = model->create(m_learnerId, settings);
         MessageTransport::Handlers handlers;
         handlers.received = [this](Message message)
         {
@@ -692,7 +711,7 @@ LearnerApplication::StartRound()
     }
     else if (m_pool)
     {
-        Learner* learner = m_learner.get();
+        TrainableModel* learner = m_learner.get();
         // A timed evaluation while a worker trains needs a copy of the model from before.
         if (m_evaluate && m_testSet && m_evaluations && m_evalInterval.IsStrictlyPositive()
             && EvaluationTickWithin(computeTime))
@@ -876,6 +895,7 @@ LearnerApplication::TryAggregate()
     report.round = m_round;
     report.time = Simulator::Now();
     report.computeTime = m_roundComputeTime;
+    report.trained = m_algorithm->TrainsInRound(m_round);
     report.trainLoss = m_trainLoss;
     report.valueBytes = m_roundValueBytes;
     report.metadataBytes = m_roundMetadataBytes;

@@ -36,6 +36,7 @@ struct RoundReport
     uint32_t round = 0;           ///< rounds are numbered from 1
     Time time;                    ///< simulated time at the end of the round
     Time computeTime;             ///< simulated time charged for local training
+    bool trained = true;          ///< the learner trained in this round (SCSP's gossip: not)
     double trainLoss = 0.0;       ///< mean loss of this round's local steps
     uint64_t valueBytes = 0;      ///< model value bytes this node sent in this round
     uint64_t metadataBytes = 0;   ///< header, index and other non-value bytes sent in this round
@@ -148,11 +149,12 @@ class LearnerApplication : public Application
 
     /**
      * \brief Give the application its learner and algorithm (before the simulation starts).
-     * \param learner the model, its optimiser and its partition
+     * \param learner the model, its optimiser and its partition (a dlsim::Learner), or a
+     *        recorded learner's replay (dlsim::ReplayedLearner)
      * \param algorithm how the learner shares and aggregates
      * \param testSet what evaluations run on (null: none)
      */
-    void Setup(std::unique_ptr<dlsim::Learner> learner,
+    void Setup(std::unique_ptr<dlsim::TrainableModel> learner,
                std::unique_ptr<dlsim::SharingAlgorithm> algorithm,
                std::shared_ptr<const dlsim::Dataset> testSet);
     /**
@@ -196,7 +198,9 @@ class LearnerApplication : public Application
     void SetPeerSchedule(std::vector<PeerSet> phases, uint32_t period);
 
     /// \return the learner (waits for a round's training on a worker to end)
-    dlsim::Learner& GetLearner();
+    dlsim::TrainableModel& GetLearner();
+    /// \return how the learner shares and aggregates (as given to Setup)
+    const dlsim::SharingAlgorithm& GetSharingAlgorithm() const;
     /// \return the learner's index in the overlay (LearnerId)
     uint32_t GetLearnerId() const;
     /// \return the rounds the learner runs: the training rounds (Rounds) and the algorithm's
@@ -302,6 +306,7 @@ class LearnerApplication : public Application
     TcpProfile m_tcpProfile;
     uint64_t m_maxPayloadBytes;
     std::string m_roundMode; ///< a registered round mode (RoundModeRegistry)
+    std::string m_networkModel; ///< a registered network model (NetworkModelRegistry)
     Time m_evalInterval;
     Time m_roundTimeout;
     int m_late;    ///< a LateMessages value (ns-3 enum attributes are ints)
@@ -312,7 +317,7 @@ class LearnerApplication : public Application
     uint32_t m_connectAttempts; ///< tries to set up a first connection (ConnectAttempts)
 
     // Learning state
-    std::unique_ptr<dlsim::Learner> m_learner;
+    std::unique_ptr<dlsim::TrainableModel> m_learner;
     std::unique_ptr<dlsim::SharingAlgorithm> m_algorithm;
     std::shared_ptr<const dlsim::Dataset> m_testSet;
     std::vector<PeerSet> m_phases;

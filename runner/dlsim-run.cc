@@ -9,6 +9,7 @@
 #include "csv-rows.h"
 #include "dataset.h"
 #include "grid-scheduler.h"
+#include "learning-record.h"
 #include "overlay-graph.h"
 #include "provenance.h"
 #include "results-plots.h"
@@ -18,6 +19,7 @@
 #include "scenario-runner.h"
 #include "tuning.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -46,7 +48,8 @@ ExitStatusFor(const std::exception& e)
 {
     const bool badInput
         = dynamic_cast<const ScenarioError*>(&e) || dynamic_cast<const ConfigValueError*>(&e)
-          || dynamic_cast<const TopologyError*>(&e) || dynamic_cast<const DatasetError*>(&e);
+          || dynamic_cast<const TopologyError*>(&e) || dynamic_cast<const DatasetError*>(&e)
+          || dynamic_cast<const LearningRecordError*>(&e);
     return badInput ? 2 : 1;
 }
 
@@ -94,11 +97,49 @@ PlotOrCollect(const RunArguments& line)
     return 0;
 }
 
+/**
+ * Where `./dlsim replay RUN_DIR --KEY=VALUE ...` writes without --out: next to RUN_DIR, named
+ * after what changed, so that replays over different networks do not meet.
+ */
+std::string
+DefaultReplayFolder(std::string run, const std::vector<std::string>& overrides)
+{
+    while (run.size() > 1 && run.back() == '/')
+    {
+        run.pop_back();
+    }
+    std::string folder = run + "-replay";
+    for (const std::string& token : overrides)
+    {
+        std::string part = token.substr(token.find_first_not_of('-'));
+        for (char& c : part)
+        {
+            c = (c == '/' || c == ' ' || c == ',') ? '_' : c;
+        }
+        folder += "-" + part;
+    }
+    return folder;
+}
+
 /// A scenario: a single run, a grid, its jobs written out, or CHOCO-SGD's tuning for it.
 int
 RunScenarioOrGrid(const RunArguments& line, RunOptions options)
 {
-    ScenarioConfig config = ScenarioConfig::Load(line.scenarioFile, line.overrides);
+    std::vector<std::string> overrides = line.overrides;
+    const std::string replay = line.replay.empty() ? line.replayFrom : line.replay;
+    if (!replay.empty() && (line.tune || line.tuneChoco || !line.emitJobs.empty()))
+    {
+        throw ScenarioError("--replay and --replay-from run a recorded learning: they take no "
+                            "--tune, --tune-choco or --emit-jobs");
+    }
+    if (!line.replay.empty()
+        && std::none_of(overrides.begin(),
+                        overrides.end(),
+                        [](const std::string& token) { return token.rfind("--out=", 0) == 0; }))
+    {
+        overrides.push_back("--out=" + DefaultReplayFolder(line.replay, line.overrides));
+    }
+    ScenarioConfig config = ScenarioConfig::Load(line.scenarioFile, overrides);
     std::vector<GridPoint> points = ExpandGrid(config);
     if (line.tuneChoco)
     {
@@ -121,9 +162,11 @@ RunScenarioOrGrid(const RunArguments& line, RunOptions options)
     {
         options.overwrite = line.overwrite;
         options.logFile = line.logFile;
+        options.replayFrom = replay;
         return RunSingle(config, options, line.plot, line.plotOptions);
     }
-    return RunGrid(config, points, {line.jobs, line.overwrite, line.plot, line.plotOptions});
+    return RunGrid(
+        config, points, {line.jobs, line.overwrite, line.plot, line.plotOptions, replay});
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "capture-config.h"
 #include "external-command.h"
 #include "grid-table.h"
+#include "learning-replay.h"
 #include "result-files.h"
 #include "results-plots.h"
 #include "run-folder.h"
@@ -22,6 +23,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <numeric>
 #include <spawn.h>
 #include <sstream>
 #include <sys/wait.h>
@@ -89,9 +91,14 @@ RememberChild(pid_t pid, bool add)
     }
 }
 
-/// Start `self point.ini` with its output going to the point's log file.
+/// Start `self point.ini` with its output going to the point's log file; `replayFrom`: the
+/// folder whose recorded learning it replays (empty: it trains).
 pid_t
-SpawnPoint(const std::string& self, const GridPoint& point, unsigned runsAtOnce, bool overwrite)
+SpawnPoint(const std::string& self,
+           const GridPoint& point,
+           unsigned runsAtOnce,
+           bool overwrite,
+           const std::string& replayFrom)
 {
     const std::string out = point.config.GetString("out");
     CreateFolder(out);
@@ -105,6 +112,10 @@ SpawnPoint(const std::string& self, const GridPoint& point, unsigned runsAtOnce,
     if (overwrite)
     {
         args.push_back("--overwrite");
+    }
+    if (!replayFrom.empty())
+    {
+        args.push_back("--replay-from=" + replayFrom);
     }
     // Points running side by side share the cores: with more threads than cores the simulator
     // threads (each run's critical path) would wait for each other's workers. One thread trains
@@ -266,7 +277,87 @@ RunGrid(const ScenarioConfig& config,
     using Clock = std::chrono::steady_clock;
     std::map<pid_t, std::pair<size_t, Clock::time_point>> running; // point, start
     std::vector<bool> failed(points.size(), false);
-    size_t next = 0;
+    // Train once, replay the network: a point that learns what an earlier one learns waits for
+    // it and replays its recording (learning-replay.h).
+    std::vector<size_t> sources;
+    if (options.replayFrom.empty())
+    {
+        sources = ReplaySources(points);
+        if (!config.GetBool("run.replay"))
+        {
+            std::iota(sources.begin(), sources.end(), size_t{0}); // every point trains
+        }
+    }
+    enum class State
+    {
+        Waiting,
+        Running,
+        Done,
+    };
+    std::vector<State> state(points.size(), State::Waiting);
+    if (!sources.empty())
+    {
+        size_t replays = 0;
+        for (size_t i = 0; i < points.size(); ++i)
+        {
+            replays += sources[i] != i ? 1 : 0;
+        }
+        if (replays > 0)
+        {
+            std::cout << "dlsim: " << replays << " of " << points.size()
+                      << " runs differ from another only in network keys: they replay its "
+                         "recorded learning instead of training"
+                      << std::endl;
+        }
+        else if (points.size() > 1)
+        {
+            // One line saying why, when the axes are network keys but learning depends on them.
+            const std::string why = ReplayObstacle(points.front().config);
+            const bool networkAxes = !GridAxes(config).empty() &&
+                                     [&config]()
+            {
+                for (const auto& axis : GridAxes(config))
+                {
+                    const ScenarioKey* key = FindScenarioKey(axis);
+                    if (!key || !key->network)
+                    {
+                        return false;
+                    }
+                }
+                return true;
+            }();
+            if (networkAxes && !why.empty())
+            {
+                std::cout << "dlsim: every run trains (no replay): " << why << std::endl;
+            }
+        }
+    }
+    else
+    {
+        std::cout << "dlsim: every run replays the learning recorded in " << options.replayFrom
+                  << std::endl;
+    }
+    // The folder a point replays, once its source has finished (empty: it trains).
+    auto replayFolder = [&](size_t i) -> std::string
+    {
+        if (sources.empty())
+        {
+            return options.replayFrom;
+        }
+        if (sources[i] == i || failed[sources[i]])
+        {
+            return "";
+        }
+        const std::string folder = points[sources[i]].config.GetString("out");
+        // A source finished before recordings existed trains its followers afresh.
+        return std::filesystem::exists(folder + "/" + kLearningRecordFile) ? folder : "";
+    };
+    auto startable = [&](size_t i)
+    {
+        return state[i] == State::Waiting
+               && (sources.empty() || sources[i] == i || state[sources[i]] == State::Done);
+    };
+    size_t next = 0; // points started (or skipped) so far
     size_t finished = 0;
     double pointSeconds = 0.0; // wall time of the points that ran to an end here
     size_t pointsTimed = 0;
@@ -290,30 +381,44 @@ RunGrid(const ScenarioConfig& config,
     };
     while (next < points.size() || !running.empty())
     {
-        while (next < points.size() && running.size() < jobs)
+        const size_t startedBefore = next;
+        for (size_t i = 0; i < points.size() && running.size() < jobs; ++i)
         {
-            const GridPoint& point = points[next];
+            if (!startable(i))
+            {
+                continue;
+            }
+            const GridPoint& point = points[i];
+            ++next;
             if (IsComplete(point))
             {
+                state[i] = State::Done;
                 std::cout << "[" << ++finished << "/" << points.size() << "] " << point.name
                           << ": already complete, skipped" << std::endl;
+                i = static_cast<size_t>(-1); // its followers may start now: look again
+                continue;
             }
-            else
-            {
-                pid_t child
-                    = SpawnPoint(self,
-                                 point,
-                                 static_cast<unsigned>(std::min<size_t>(jobs, points.size())),
-                                 options.overwrite);
-                running[child] = {next, Clock::now()};
-                RememberChild(child, true);
-                std::cout << "[start] " << point.name << " (point " << next + 1 << " of "
-                          << points.size() << ": " << DescribePoint(point) << ")" << std::endl;
-            }
-            ++next;
+            const std::string replay = replayFolder(i);
+            pid_t child = SpawnPoint(self,
+                                     point,
+                                     static_cast<unsigned>(std::min<size_t>(jobs, points.size())),
+                                     options.overwrite,
+                                     replay);
+            state[i] = State::Running;
+            running[child] = {i, Clock::now()};
+            RememberChild(child, true);
+            std::cout << "[start] " << point.name << " (point " << i + 1 << " of " << points.size()
+                      << ": " << DescribePoint(point) << ")"
+                      << (replay.empty() ? "" : ", replays " + replay) << std::endl;
         }
         if (running.empty())
         {
+            // A point waits only for a point that trains, which can always start: nothing
+            // started with nothing running would wait for ever.
+            if (next == startedBefore)
+            {
+                throw std::logic_error("grid: points wait for each other");
+            }
             continue;
         }
         int status = 0;
@@ -325,6 +430,7 @@ RunGrid(const ScenarioConfig& config,
         const auto [index, started] = running.at(pid);
         running.erase(pid);
         RememberChild(pid, false);
+        state[index] = State::Done;
         const GridPoint& point = points[index];
         const std::string out = point.config.GetString("out");
         std::cout << "[" << ++finished << "/" << points.size() << "] " << point.name << ": ";

@@ -25,6 +25,9 @@ struct GridOptions
     bool overwrite = false; ///< points replace complete results of another configuration
     bool plot = true;       ///< draw the grid's figures at the end
     PlotOptions plotOptions;
+    /// Every point replays the learning recorded in this run folder (`./dlsim replay`); empty:
+    /// points that differ from an earlier one only in network keys replay that one's.
+    std::string replayFrom;
 };
 
 /**

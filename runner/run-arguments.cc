@@ -46,6 +46,17 @@ RunOptionsDescription()
             "tune",
             "choose every algorithm's settings (tune.lr, tune.alpha, tune.gamma) on a validation "
             "set held out of the training data, then run the comparison with them")(
+            "replay",
+            po::value<std::string>()->value_name("RUN_DIR"),
+            "replay the learning recorded in a finished run's folder over the network the "
+            "--KEY=VALUE options change (network keys only: the underlay's, link.*, cross.*, "
+            "trace.*, tcp.*, capture.*); nothing is trained. The scenario is RUN_DIR/config.ini; "
+            "results go to RUN_DIR-replay-KEY=VALUE... unless --out is given; a key with several "
+            "values is a grid of replays")(
+            "replay-from",
+            po::value<std::string>()->value_name("RUN_DIR"),
+            "run the scenario replaying the learning recorded in RUN_DIR (what a grid's points "
+            "that differ only in network keys do)")(
             "emit-jobs",
             po::value<std::string>()->value_name("FILE"),
             "write one command per grid point to FILE (GNU parallel) and a Slurm array job "
@@ -283,6 +294,14 @@ ParseRunArguments(int argc, char** argv)
         {
             line.logFile = value;
         }
+        else if (name == "replay" || name == "replay-from")
+        {
+            if (value.empty())
+            {
+                throw ScenarioError("--" + name + " needs a run folder");
+            }
+            (name == "replay" ? line.replay : line.replayFrom) = value;
+        }
         else if (name == "figure-style" || name == "band" || name == "log-x" || name == "log-y")
         {
             ParsePlotOption("--" + name + (option.value.empty() ? "" : "=" + value),
@@ -296,6 +315,16 @@ ParseRunArguments(int argc, char** argv)
                                    : line.plot)
                 = name != "no-plot";
         }
+    }
+    if (!line.replay.empty())
+    {
+        // ./dlsim replay RUN_DIR: the run's own configuration is the scenario.
+        if (!line.scenarioFile.empty() || !line.replayFrom.empty())
+        {
+            throw ScenarioError("--replay RUN_DIR takes its scenario from RUN_DIR/config.ini: "
+                                "give no scenario file and no --replay-from with it");
+        }
+        line.scenarioFile = line.replay + "/config.ini";
     }
     if (line.scenarioFile.empty() && std::getenv("DLSIM_DEFAULT_SCENARIO"))
     {

@@ -42,6 +42,9 @@ struct RunArguments
     PlotOptions plotOptions;
     std::string logFile;  ///< --log-file
     std::string emitJobs; ///< --emit-jobs FILE
+    /// --replay RUN_DIR (./dlsim replay): the scenario is RUN_DIR/config.ini, replayed
+    std::string replay;
+    std::string replayFrom; ///< --replay-from RUN_DIR: replay its recording (a grid's points)
 };
 
 /**

@@ -5,6 +5,7 @@
 #include "run-folder.h"
 
 #include "capture-config.h"
+#include "learning-replay.h"
 #include "result-files.h"
 
 #include <atomic>
@@ -200,6 +201,7 @@ RunResultFiles()
                                                    "curve.csv.partial",
                                                    "links.csv",
                                                    "partition.csv",
+                                                   kLearningRecordFile,
                                                    CaptureConfig::FlowMonitorXml(),
                                                    CaptureConfig::FlowsCsvName(),
                                                    CaptureConfig::FlowMonitorXml() + ".partial",

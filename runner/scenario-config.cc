@@ -7,6 +7,7 @@
 #include "algorithm-registry.h"
 #include "dataset-catalog.h"
 #include "learner.h"
+#include "network-model.h"
 #include "partitioner.h"
 #include "round-policy.h"
 #include "underlay-registry.h"
@@ -271,6 +272,11 @@ LinkKeys()
          "stop with an error when no learner completes a round or receives a payload byte for "
          "this long (simulated time; not while a learner trains or a fault holds a host or "
          "link down); auto: 10 times the run's longest round so far, at least 120s"},
+        {"run.replay",
+         "true",
+         "a grid trains once for points that differ only in network keys and replays that "
+         "learning over the other points' networks (see the doc's Train once, replay the "
+         "network); false: every point trains (the same results, for timing comparisons)"},
         {"run.threads",
          "auto",
          "worker threads that train and evaluate the learners while the simulator runs the "
@@ -355,7 +361,7 @@ ChangesResults(const std::string& key)
     // Captures only watch the packets: a run with them computes the same bytes. `repeat` says
     // how many runs a grid makes; each of them is one run with its own seed. `tune.*` lists
     // what ./dlsim tune tries; a run uses the values chosen.
-    return key != "out" && key != "run.threads" && key != "run.stall_timeout"
+    return key != "out" && key != "run.threads" && key != "run.replay" && key != "run.stall_timeout"
            && key != "run.time_limit" && key != "repeat" && key.rfind("capture.", 0) != 0
            && key.rfind("tune.", 0) != 0;
 }
@@ -388,8 +394,26 @@ ScenarioKeys()
         AddRegistered<PartitionRegistration>(keys, "partition", "shards");
         AddRegistered<ModelRegistration>(keys, "model", "gn-lenet");
         keys.insert(keys.end(), SetupKeys().begin(), SetupKeys().end());
+        const size_t underlayKeys = keys.size();
         AddRegistered<UnderlayRegistration>(keys, "network", "direct");
+        AddRegistered<NetworkModelRegistration>(
+            keys, "network.model", "packet", {"ns3::LearnerApplication::NetworkModel"});
+        const size_t linkKeys = keys.size();
         keys.insert(keys.end(), LinkKeys().begin(), LinkKeys().end());
+        // The network's keys: the underlays' (their registrations'), the network model's, the
+        // links', the cross traffic's, the rate traces', TCP's and the captures'. Compute times,
+        // faults, round modes and evaluations stay out: they change what is learned, or when.
+        static const char* const kNetworkPrefixes[]
+            = {"link.", "cross.", "trace.", "tcp.", "capture."};
+        for (size_t i = 0; i < keys.size(); ++i)
+        {
+            bool network = i >= underlayKeys && i < linkKeys;
+            for (const char* prefix : kNetworkPrefixes)
+            {
+                network = network || keys[i].name.rfind(prefix, 0) == 0;
+            }
+            keys[i].network = network;
+        }
         generation = RegistryGeneration();
         for (size_t i = 0; i < keys.size(); ++i)
         {

@@ -33,6 +33,11 @@ struct ScenarioKey
     /// The ns-3 attributes (full names) dlsim sets from this key: an `--ns3.` default of one of
     /// them would have no effect, so it is refused with the key to use.
     std::vector<std::string> attributes = {};
+    /// A key of the network only (the underlay's keys, link.*, cross.*, trace.*, tcp.*,
+    /// capture.*): in synchronous rounds what is learned does not depend on it, so a grid
+    /// trains once for points that differ only in such keys and replays the learning over the
+    /// others' networks (learning-replay.h). Set by ScenarioKeys(), in one place.
+    bool network = false;
 };
 
 /// Every key a scenario may set, in the order the resolved configuration is written.
@@ -48,12 +53,12 @@ std::map<std::string, std::string> AttributesSetByKeys();
 void WriteKeyTableRst(std::ostream& out);
 
 /**
- * Whether `key` can change a run's results. Not `out` (where they go), `run.threads` (how fast
- * they come), the watchdog's `run.stall_timeout` and `run.time_limit` (they stop a run, and a
- * run that finished is the same whatever they were), `repeat` (how many runs a grid makes, each
- * one run of its own seed), nor the `capture.*` keys (they only watch the packets): runs
- * differing only in these are the same run when a grid resumes, a folder is overwritten or
- * grid axes are found.
+ * Whether `key` can change a run's results. Not `out` (where they go), `run.threads` and
+ * `run.replay` (how fast they come), the watchdog's `run.stall_timeout` and `run.time_limit` (they
+ * stop a run, and a run that finished is the same whatever they were), `repeat` (how many runs a
+ * grid makes, each one run of its own seed), nor the `capture.*` keys (they only watch the
+ * packets): runs differing only in these are the same run when a grid resumes, a folder is
+ * overwritten or grid axes are found.
  */
 bool ChangesResults(const std::string& key);
 

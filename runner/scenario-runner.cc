@@ -13,7 +13,10 @@
 #include "fault-helper.h"
 #include "learner-helper.h"
 #include "learner.h"
+#include "learning-recorder.h"
+#include "learning-replay.h"
 #include "link-model.h"
+#include "network-model.h"
 #include "ns3-attribute-defaults.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
@@ -217,6 +220,7 @@ struct ScenarioPlan
     std::unique_ptr<CaptureConfig> capture;
     std::unique_ptr<ComputeTimeModel> compute;
     std::string roundMode;
+    std::string networkModel; ///< network.model
     Time roundTimeout; ///< Time::Max: none (as the RoundTimeout attribute)
     std::string lateMessages;
     std::string missingModels;
@@ -254,6 +258,41 @@ ReadOptionalTime(const ScenarioConfig& c, const std::string& key, Time none, boo
                             + ShownText(text) + "'");
     }
     return Seconds(seconds);
+}
+
+/**
+ * network.model. The flow model carries messages over point-to-point links at their fixed
+ * rates: what it does not model is refused by key rather than left out in silence.
+ */
+void
+ReadNetworkModel(const ScenarioConfig& c, ScenarioPlan& plan)
+{
+    plan.networkModel = c.GetChoice("network.model", NetworkModelRegistry::Names());
+    if (plan.networkModel != "flow")
+    {
+        return;
+    }
+    if (c.GetString("network") == "wifi")
+    {
+        throw ScenarioError("network.model = flow carries messages over point-to-point links "
+                            "only: network = wifi needs network.model = packet");
+    }
+    for (const ScenarioKey& key : ScenarioKeys())
+    {
+        const bool unmodelled = key.name == "link.loss" || key.name == "cross.traffic"
+                                || key.name == "trace.file" || key.name.rfind("faults.", 0) == 0
+                                || key.name.rfind("capture.", 0) == 0;
+        if (unmodelled && key.name != "faults.mean_down" && key.name != "capture.snaplen"
+            && c.GetString(key.name) != key.defaultValue)
+        {
+            throw ScenarioError(key.name + ": network.model = flow does not model "
+                                + (key.name.rfind("capture.", 0) == 0 ? "packets to capture"
+                                   : key.name.rfind("faults.", 0) == 0
+                                       ? "faults"
+                                       : "loss, cross traffic or rate traces")
+                                + "; use network.model = packet");
+        }
+    }
 }
 
 void
@@ -369,6 +408,7 @@ ReadPlan(const ScenarioConfig& c)
     }
     plan.evalEvery = static_cast<uint32_t>(c.GetUint("eval.every", 1, UINT32_MAX));
     ReadRoundMode(c, plan);
+    ReadNetworkModel(c, plan);
     plan.evalSamples = static_cast<uint32_t>(c.GetUint("eval.test_samples", 0, UINT32_MAX));
     if (c.GetChoice("eval.on", {"test", "validation"}) == "validation")
     {
@@ -566,6 +606,13 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     FaultHelper faults(plan.faults);
     faults.Check(underlay);
     plan.capture->Check(underlay);
+    // A replay's recording is checked before anything is written into the folder.
+    std::shared_ptr<const LearningRecord> replay;
+    if (!options.replayFrom.empty())
+    {
+        replay = LoadRecordFor(options.replayFrom, c);
+    }
+    const std::string notRecorded = ReplayObstacle(c);
     SetRunStep("preparing the run folder");
     std::ostringstream ini;
     c.WriteIni(ini);
@@ -591,6 +638,10 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
         for (const auto& [key, value] : resolved)
         {
             text << "# resolved: " << key << " = " << value << "\n";
+        }
+        if (replay)
+        {
+            text << "# replayed: the learning recorded in " << options.replayFrom << "\n";
         }
         // Not among the run's resolved values: results do not depend on it.
         text << "# threads: " << plan.threads << "\n";
@@ -681,6 +732,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     learners.SetAttribute("Rounds", UintegerValue(plan.rounds));
     learners.SetAttribute("EvalEvery", UintegerValue(plan.evalEvery));
     learners.SetAttribute("RoundMode", StringValue(plan.roundMode));
+    learners.SetAttribute("NetworkModel", StringValue(plan.networkModel));
     learners.SetAttribute("LateMessages", StringValue(plan.lateMessages));
     learners.SetAttribute("MissingModels", StringValue(plan.missingModels));
     learners.SetAttribute("RoundTimeout", TimeValue(plan.roundTimeout));
@@ -694,6 +746,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     learners.SetAttribute("TcpMinRto", TimeValue(plan.minRto));
     learners.SetAttribute("TcpDelAckTimeout", TimeValue(plan.delayedAck));
     learners.SetWorkerThreads(plan.threads);
+    learners.SetReplay(replay);
     // A network that needs time to come up (Wi-Fi association) does so before the learners
     // start: installed later, they start when installed.
     plan.underlay->BringUp(underlay, log);
@@ -711,6 +764,16 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     log << "dlsim: " << plan.nodes << " learners, " << graph.GetEdges().size() << " overlay edges, "
         << plan.rounds << " rounds of " << sharing.algorithm << " on " << data.train->name
         << " with " << plan.training.model << "; results in " << out << std::endl;
+    LearningRecorder recorder;
+    if (notRecorded.empty())
+    {
+        recorder.Attach(apps);
+    }
+    if (replay)
+    {
+        log << "dlsim: replaying the learning recorded in " << options.replayFrom
+            << ": nothing is trained, only the network is simulated" << std::endl;
+    }
     WireByteCounter wire;
     wire.Install(hosts);
     plan.capture->Install(underlay, out, log);
@@ -745,6 +808,20 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     summary.resolved = resolved;
     summary.roundMode = plan.roundMode;
     linkUsage.WriteCsv(out + "/links.csv", summary.simulatedSeconds);
+    // The learning, for replays over other networks (learning-replay.h); a replay records it
+    // again, from what it played back, so that it can be replayed in turn.
+    const std::string recordProblem = notRecorded.empty() ? recorder.GetProblem() : notRecorded;
+    if (recordProblem.empty())
+    {
+        WriteLearningRecord(out + "/" + kLearningRecordFile, recorder.GetRecord(LearningKeys(c)));
+    }
+    else
+    {
+        std::filesystem::remove(out + "/" + kLearningRecordFile);
+        log << "note: no learning recording (" << kLearningRecordFile
+            << "), this run cannot be replayed over another network: " << recordProblem
+            << std::endl;
+    }
     plan.capture->Commit();
     Simulator::Destroy();
     WriteRunSummary(summary, out);

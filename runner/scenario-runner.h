@@ -25,6 +25,9 @@ struct RunOptions
     std::string logFile;
     /// The command that started the run, for its provenance.
     std::string commandLine;
+    /// A finished run's folder whose recorded learning this run replays over its own network
+    /// (learning-replay.h): nothing is trained; empty: train.
+    std::string replayFrom;
 };
 
 /**

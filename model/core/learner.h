@@ -9,6 +9,7 @@
 
 #include "dataset.h"
 #include "registry.h"
+#include "trainable-model.h"
 
 #include <cstdint>
 #include <functional>
@@ -88,7 +89,7 @@ class ModelSnapshot
  * the sharing algorithms work on). The header is free of torch so that the rest of the code
  * compiles fast; the model lives behind a pointer to an implementation.
  */
-class Learner
+class Learner final : public TrainableModel
 {
   public:
     /**
@@ -104,7 +105,7 @@ class Learner
             std::vector<uint32_t> partition,
             uint64_t initSeed,
             uint64_t sampleSeed);
-    ~Learner();
+    ~Learner() override;
     Learner(const Learner&) = delete;
     Learner& operator=(const Learner&) = delete;
 
@@ -112,24 +113,24 @@ class Learner
      * \brief Run `localSteps` SGD steps.
      * \return the mean training loss over them
      */
-    double Train();
+    double Train() override;
 
     /// \return the model's number of parameters
     size_t NumParameters() const;
     /// \return the parameters, flat, in registration order
-    std::vector<float> GetParameters() const;
+    std::vector<float> GetParameters() const override;
     /**
      * \brief Overwrite the parameters in place (the optimiser's momentum buffers persist).
      * \param flat NumParameters() values, as GetParameters gives them
      */
-    void SetParameters(const std::vector<float>& flat);
+    void SetParameters(const std::vector<float>& flat) override;
 
     /**
      * \param test the test set
      * \param maxSamples evaluate its first `maxSamples` samples (0: all of them)
      * \return accuracy and loss
      */
-    EvalResult Evaluate(const Dataset& test, size_t maxSamples) const;
+    EvalResult Evaluate(const Dataset& test, size_t maxSamples) const override;
     /**
      * A copy of the model to evaluate elsewhere: with the learner's parameters, or with
      * `parameters` (flat, as GetParameters gives them) if not null. Not while Train runs.
@@ -140,7 +141,7 @@ class Learner
      * \return the snapshot, or null
      */
     std::shared_ptr<const ModelSnapshot> Snapshot(const std::vector<float>* parameters
-                                                  = nullptr) const;
+                                                  = nullptr) const override;
 
     /// \return floating point operations of one training sample: forward plus backward (2x
     /// forward), which the compute-time model charges

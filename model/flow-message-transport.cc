@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "flow-message-transport.h"
+
+#include "message-framing.h"
+
+using namespace dlsim; // the learning core (model/core)
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(FlowMessageTransport);
+
+TypeId
+FlowMessageTransport::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FlowMessageTransport").SetParent<MessageTransport>().SetGroupName("Dlsim");
+    return tid;
+}
+
+FlowMessageTransport::FlowMessageTransport(uint32_t learner, const TcpTransportSettings& settings)
+    : m_learner(learner), m_settings(settings)
+{}
+
+bool
+FlowMessageTransport::Open(Ptr<Node> node, const std::vector<LearnerPeer>& targets)
+{
+    m_network = FlowNetwork::Get();
+    m_node = node;
+    Ptr<FlowMessageTransport> self = this;
+    m_network->Listen(node,
+                      [self](std::shared_ptr<const std::vector<uint8_t>> framed)
+                      { self->Arrived(std::move(framed)); });
+    try
+    {
+        for (const LearnerPeer& peer : targets)
+        {
+            if (m_connections.find(peer.id) == m_connections.end())
+            {
+                m_connections[peer.id] = m_network->Connect(node, peer.address, m_settings);
+            }
+        }
+    }
+    catch (const FlowModelError& e)
+    {
+        m_handlers.failed(e.what());
+        return false;
+    }
+    return true;
+}
+
+void
+FlowMessageTransport::Close()
+{
+    if (!m_network)
+    {
+        return;
+    }
+    m_network->StopListening(m_node);
+    for (const auto& [peer, connection] : m_connections)
+    {
+        m_network->Close(connection);
+    }
+    m_connections.clear();
+}
+
+void
+FlowMessageTransport::DoDispose()
+{
+    Close();
+    m_network = nullptr;
+    m_node = nullptr;
+    MessageTransport::DoDispose();
+}
+
+void
+FlowMessageTransport::Send(const std::vector<uint32_t>& peers,
+                           const std::vector<uint8_t>& framed,
+                           uint64_t valueBytes)
+{
+    // One copy shared by every flow that carries it, as TCP's connections share one packet set.
+    auto shared = std::make_shared<const std::vector<uint8_t>>(framed);
+    for (uint32_t peer : peers)
+    {
+        m_network->Send(m_connections.at(peer), shared, valueBytes);
+    }
+}
+
+std::vector<DroppedMessage>
+FlowMessageTransport::DropUnsent()
+{
+    std::vector<DroppedMessage> dropped;
+    for (const auto& [peer, connection] : m_connections)
+    {
+        for (const DroppedMessage& message : m_network->DropUnsent(connection))
+        {
+            dropped.push_back(message);
+        }
+    }
+    return dropped;
+}
+
+uint32_t
+FlowMessageTransport::TakeLostSends()
+{
+    return 0; // no faults in the flow model: nothing is lost
+}
+
+uint64_t
+FlowMessageTransport::GetReceivedBytes() const
+{
+    return m_received;
+}
+
+void
+FlowMessageTransport::Arrived(std::shared_ptr<const std::vector<uint8_t>> framed)
+{
+    m_received += framed->size();
+    // The same checks as on TCP: a message is read from its bytes.
+    MessageReassembler reassembler(m_settings.maxPayloadBytes);
+    try
+    {
+        reassembler.Feed(framed->data(), framed->size());
+    }
+    catch (const FramingError& e)
+    {
+        m_handlers.failed(std::string("received bytes that are no message: ") + e.what());
+        return;
+    }
+    while (reassembler.HasMessage() && m_handlers.received(reassembler.Pop()))
+    {}
+}
+
+} // namespace ns3

@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "flow-network.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-route.h"
+#include "ns3/ipv4-routing-protocol.h"
+#include "ns3/ipv4.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/point-to-point-channel.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <utility>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("DlsimFlowNetwork");
+NS_OBJECT_ENSURE_REGISTERED(FlowNetwork);
+
+namespace
+{
+
+/// TCP (20 + 12 of timestamps), IPv4 (20) and PPP (2) headers of every segment, in bytes.
+constexpr double kHeaderBytes = 54.0;
+/// An ACK is the headers alone, one for every second segment (delayed ACKs).
+constexpr double kAckBytesPerSegment = kHeaderBytes / 2.0;
+
+/// The simulation's network; Simulator::Destroy forgets it (a next simulation gets its own).
+Ptr<FlowNetwork> g_network;
+
+void
+Forget()
+{
+    g_network = nullptr;
+}
+
+/// Whether `node` has `address` on one of its interfaces.
+bool
+Owns(Ptr<Node> node, Ipv4Address address)
+{
+    Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
+    for (uint32_t i = 0; ipv4 && i < ipv4->GetNInterfaces(); ++i)
+    {
+        for (uint32_t j = 0; j < ipv4->GetNAddresses(i); ++j)
+        {
+            if (ipv4->GetAddress(i, j).GetLocal() == address)
+            {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+TypeId
+FlowNetwork::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::FlowNetwork").SetParent<Object>().SetGroupName("Dlsim");
+    return tid;
+}
+
+Ptr<FlowNetwork>
+FlowNetwork::Get()
+{
+    if (!g_network)
+    {
+        g_network = CreateObject<FlowNetwork>();
+        Simulator::ScheduleDestroy(&Forget);
+    }
+    return g_network;
+}
+
+void
+FlowNetwork::Listen(Ptr<Node> node, Deliver deliver)
+{
+    m_listeners[node->GetId()] = std::move(deliver);
+}
+
+void
+FlowNetwork::StopListening(Ptr<Node> node)
+{
+    m_listeners.erase(node->GetId());
+}
+
+uint32_t
+FlowNetwork::LinkOf(Ptr<NetDevice> device)
+{
+    const auto it = m_linkOfDevice.find(device);
+    if (it != m_linkOfDevice.end())
+    {
+        return it->second;
+    }
+    Ptr<PointToPointNetDevice> p2p = DynamicCast<PointToPointNetDevice>(device);
+    Ptr<PointToPointChannel> channel
+        = p2p ? DynamicCast<PointToPointChannel>(p2p->GetChannel()) : nullptr;
+    if (!channel)
+    {
+        throw FlowModelError("network.model = flow carries messages over point-to-point links "
+                             "only, and node "
+                             + std::to_string(device->GetNode()->GetId()) + " sends over a "
+                             + device->GetInstanceTypeId().GetName()
+                             + " (use network.model = packet)");
+    }
+    DataRateValue rate;
+    p2p->GetAttribute("DataRate", rate);
+    TimeValue delay;
+    channel->GetAttribute("Delay", delay);
+    Link link;
+    link.bitsPerSecond = static_cast<double>(rate.Get().GetBitRate());
+    link.latencySeconds = delay.Get().GetSeconds();
+    m_links.push_back(link);
+    const auto index = static_cast<uint32_t>(m_links.size() - 1);
+    m_linkOfDevice[device] = index;
+    // The other direction carries this one's ACKs (and this one the other's).
+    Ptr<NetDevice> other
+        = channel->GetDevice(0) == device ? channel->GetDevice(1) : channel->GetDevice(0);
+    const uint32_t reverse = LinkOf(other);
+    m_links[index].reverse = reverse;
+    m_links[reverse].reverse = index;
+    return index;
+}
+
+std::vector<uint32_t>
+FlowNetwork::RouteOf(Ptr<Node> node, Ipv4Address address, uint32_t* to)
+{
+    // The nodes' own routing, hop by hop: the route packets would take.
+    std::vector<uint32_t> links;
+    Ptr<Node> at = node;
+    for (int hop = 0; hop < 256; ++hop)
+    {
+        if (Owns(at, address))
+        {
+            *to = at->GetId();
+            return links;
+        }
+        Ptr<Ipv4> ipv4 = at->GetObject<Ipv4>();
+        Ipv4Header header;
+        header.SetDestination(address);
+        header.SetProtocol(6);
+        Socket::SocketErrno error = Socket::ERROR_NOTERROR;
+        Ptr<Ipv4Route> route = ipv4 ? ipv4->GetRoutingProtocol()->RouteOutput(
+                                   Create<Packet>(), header, nullptr, error)
+                                    : nullptr;
+        if (!route)
+        {
+            throw FlowModelError("network.model = flow: node " + std::to_string(at->GetId())
+                                 + " has no route to learner address " +
+                                 [&address]()
+                                 {
+                                     std::ostringstream text;
+                                     text << address;
+                                     return text.str();
+                                 }());
+        }
+        Ptr<NetDevice> device = route->GetOutputDevice();
+        links.push_back(LinkOf(device));
+        Ptr<Channel> channel = device->GetChannel();
+        at = (channel->GetDevice(0) == device ? channel->GetDevice(1) : channel->GetDevice(0))
+                 ->GetNode();
+    }
+    throw FlowModelError("network.model = flow: the route from node "
+                         + std::to_string(node->GetId()) + " does not end within 256 hops");
+}
+
+uint32_t
+FlowNetwork::Connect(Ptr<Node> node, Ipv4Address address, const TcpTransportSettings& settings)
+{
+    Connection c;
+    c.links = RouteOf(node, address, &c.to);
+    c.segmentBytes = settings.segmentSize;
+    const double wire = c.segmentBytes + kHeaderBytes;
+    double propagation = 0.0;
+    double transmissions = 0.0;
+    c.bottleneck = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < c.links.size(); ++i)
+    {
+        Link& link = m_links[c.links[i]];
+        link.payloadBytesPerSecond = link.bitsPerSecond / 8.0 * c.segmentBytes / wire;
+        propagation += link.latencySeconds;
+        const double transmission = wire * 8.0 / link.bitsPerSecond;
+        transmissions += transmission;
+        // The last segment crosses every hop after the first after it left.
+        c.deliveryDelay += link.latencySeconds + (i > 0 ? transmission : 0.0);
+        c.bottleneck = std::min(c.bottleneck, link.payloadBytesPerSecond);
+    }
+    c.rttSeconds = 2.0 * propagation + transmissions;
+    c.initialWindowBytes = settings.initialCwnd * c.segmentBytes;
+    c.windowBytes = c.initialWindowBytes;
+    c.bufferBytes = settings.bufferSize;
+    // Linux's RTO once the RTT is measured: the RTT plus its minimum variance term.
+    c.rtoSeconds = c.rttSeconds + settings.minRto.GetSeconds();
+    // The handshake: data can leave with the ACK of the SYN-ACK, one round trip on.
+    c.readyAt = Simulator::Now() + Seconds(c.rttSeconds);
+    m_connections.push_back(c);
+    const auto id = static_cast<uint32_t>(m_connections.size() - 1);
+    Simulator::Schedule(Seconds(c.rttSeconds), &FlowNetwork::StartHead, this, id);
+    return id;
+}
+
+void
+FlowNetwork::Send(uint32_t connection,
+                  std::shared_ptr<const std::vector<uint8_t>> framed,
+                  uint64_t valueBytes)
+{
+    Connection& c = m_connections.at(connection);
+    if (c.closed)
+    {
+        return;
+    }
+    c.queue.push_back({std::move(framed), valueBytes});
+    StartHead(connection);
+}
+
+std::vector<DroppedMessage>
+FlowNetwork::DropUnsent(uint32_t connection)
+{
+    Connection& c = m_connections.at(connection);
+    std::vector<DroppedMessage> dropped;
+    const size_t keep = c.active ? 1 : 0; // the flowing head has left in part
+    while (c.queue.size() > keep)
+    {
+        const Queued& q = c.queue.back();
+        dropped.push_back({q.framed->size(), q.valueBytes});
+        c.queue.pop_back();
+    }
+    return dropped;
+}
+
+void
+FlowNetwork::Close(uint32_t connection)
+{
+    Advance();
+    Connection& c = m_connections.at(connection);
+    if (c.active)
+    {
+        for (uint32_t l : c.links)
+        {
+            auto& on = m_links[l].connections;
+            on.erase(std::remove(on.begin(), on.end(), connection), on.end());
+        }
+    }
+    c.active = false;
+    c.queue.clear();
+    c.closed = true;
+    Reschedule();
+}
+
+uint64_t
+FlowNetwork::GetEvents() const
+{
+    return m_events;
+}
+
+double
+FlowNetwork::WindowRate(const Connection& c) const
+{
+    return std::min(c.windowBytes, c.bufferBytes) / c.rttSeconds;
+}
+
+void
+FlowNetwork::StartHead(uint32_t id)
+{
+    Connection& c = m_connections[id];
+    if (c.closed || c.active || c.queue.empty() || Simulator::Now() < c.readyAt)
+    {
+        return;
+    }
+    Advance();
+    if (c.lastSent != Time::Min())
+    {
+        // Linux's slow start after idle: the window halves for every RTO without sending, down
+        // to the initial window.
+        double idle = (Simulator::Now() - c.lastSent).GetSeconds();
+        while ((idle -= c.rtoSeconds) > 0.0 && c.windowBytes > c.initialWindowBytes)
+        {
+            c.windowBytes = std::max(c.initialWindowBytes, c.windowBytes / 2.0);
+        }
+    }
+    c.active = true;
+    c.remaining = static_cast<double>(c.queue.front().framed->size());
+    c.nextWindowStep = Simulator::Now() + Seconds(c.rttSeconds);
+    for (uint32_t l : c.links)
+    {
+        m_links[l].connections.push_back(id);
+    }
+    ++m_events;
+    Reschedule();
+}
+
+void
+FlowNetwork::Advance()
+{
+    const double dt = (Simulator::Now() - m_updated).GetSeconds();
+    m_updated = Simulator::Now();
+    if (dt <= 0.0)
+    {
+        return;
+    }
+    for (Connection& c : m_connections)
+    {
+        if (c.active)
+        {
+            c.remaining -= c.rate * dt;
+        }
+    }
+}
+
+void
+FlowNetwork::Fill(const std::vector<double>& capacity)
+{
+    // Weighted max-min fairness by progressive filling: TCP flows sharing a bottleneck get
+    // rates inversely proportional to their round-trip times; a window caps its flow. The most
+    // constrained link (smallest capacity left per unit of weight) or window is fixed first;
+    // heaps keep that O((flows x hops + links) log) per filling, for hundreds of flows.
+    std::vector<double> left = capacity;
+    std::vector<double> weights(m_links.size(), 0.0);
+    std::vector<uint32_t> count(m_links.size(), 0); // unfixed flows: weights may keep a rounding
+    std::vector<uint32_t> version(m_links.size(), 0);
+    std::vector<bool> fixed(m_connections.size(), true);
+    using Entry = std::pair<double, uint32_t>; // (rate per unit of weight, link or flow)
+    using MinHeap = std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>>;
+    MinHeap windows;
+    size_t unfixed = 0;
+    for (uint32_t id = 0; id < m_connections.size(); ++id)
+    {
+        const Connection& c = m_connections[id];
+        if (c.active)
+        {
+            fixed[id] = false;
+            ++unfixed;
+            windows.push({WindowRate(c) * c.rttSeconds, id});
+            for (uint32_t l : c.links)
+            {
+                weights[l] += 1.0 / c.rttSeconds;
+                ++count[l];
+            }
+        }
+    }
+    std::priority_queue<std::pair<Entry, uint32_t>,
+                        std::vector<std::pair<Entry, uint32_t>>,
+                        std::greater<std::pair<Entry, uint32_t>>>
+        links; // ((share per weight, link), version)
+    for (uint32_t l = 0; l < m_links.size(); ++l)
+    {
+        if (count[l] > 0)
+        {
+            links.push({{left[l] / weights[l], l}, 0});
+        }
+    }
+    auto fix = [&](uint32_t id, double perWeight)
+    {
+        Connection& c = m_connections[id];
+        fixed[id] = true;
+        --unfixed;
+        c.rate = std::max(0.0, perWeight) / c.rttSeconds;
+        for (uint32_t l : c.links)
+        {
+            left[l] -= c.rate;
+            weights[l] -= 1.0 / c.rttSeconds;
+            if (--count[l] > 0)
+            {
+                links.push({{left[l] / weights[l], l}, ++version[l]});
+            }
+        }
+    };
+    while (unfixed > 0)
+    {
+        while (!links.empty()
+               && (links.top().second != version[links.top().first.second]
+                   || count[links.top().first.second] == 0))
+        {
+            links.pop(); // superseded by a later entry of the same link
+        }
+        while (!windows.empty() && fixed[windows.top().second])
+        {
+            windows.pop();
+        }
+        const bool byWindow
+            = !windows.empty() && (links.empty() || windows.top().first < links.top().first.first);
+        if (byWindow)
+        {
+            const Entry top = windows.top();
+            windows.pop();
+            fix(top.second, top.first);
+            continue;
+        }
+        const auto [share, l] = links.top().first;
+        links.pop();
+        // Every unfixed flow over the bottleneck gets its weighted share.
+        const std::vector<uint32_t> over = m_links[l].connections;
+        for (uint32_t id : over)
+        {
+            if (!fixed[id])
+            {
+                fix(id, share);
+            }
+        }
+    }
+}
+
+void
+FlowNetwork::Reschedule()
+{
+    // Rates without ACKs, then again with each link's capacity less the ACKs of the flows in
+    // its other direction at those rates (a small correction: one pass is enough).
+    std::vector<double> capacity(m_links.size());
+    for (size_t l = 0; l < m_links.size(); ++l)
+    {
+        capacity[l] = m_links[l].payloadBytesPerSecond;
+    }
+    Fill(capacity);
+    for (const Connection& c : m_connections)
+    {
+        if (c.active)
+        {
+            for (uint32_t l : c.links)
+            {
+                capacity[m_links[l].reverse] -= c.rate * kAckBytesPerSegment / c.segmentBytes;
+            }
+        }
+    }
+    for (double& left : capacity)
+    {
+        left = std::max(0.0, left);
+    }
+    Fill(capacity);
+    // The next event: a flow's end, or a window's doubling while it limits its flow.
+    double next = std::numeric_limits<double>::infinity();
+    for (const Connection& c : m_connections)
+    {
+        if (!c.active)
+        {
+            continue;
+        }
+        if (c.rate > 0.0)
+        {
+            next = std::min(next, std::max(0.0, c.remaining) / c.rate);
+        }
+        if (WindowRate(c) < c.bottleneck && c.windowBytes < c.bufferBytes)
+        {
+            next = std::min(next, (c.nextWindowStep - Simulator::Now()).GetSeconds());
+        }
+    }
+    Simulator::Cancel(m_event);
+    if (std::isfinite(next))
+    {
+        // Rounded up to the clock's step: at the event the flow has sent its last byte.
+        m_event = Simulator::Schedule(
+            NanoSeconds(static_cast<int64_t>(std::ceil(next * 1e9))), &FlowNetwork::OnEvent, this);
+    }
+}
+
+void
+FlowNetwork::OnEvent()
+{
+    ++m_events;
+    Advance();
+    const Time now = Simulator::Now();
+    std::vector<uint32_t> done;
+    for (uint32_t id = 0; id < m_connections.size(); ++id)
+    {
+        Connection& c = m_connections[id];
+        if (!c.active)
+        {
+            continue;
+        }
+        // Less than a millibyte left: a rounding remainder, not data.
+        if (c.remaining <= 1e-3)
+        {
+            done.push_back(id);
+            continue;
+        }
+        while (c.nextWindowStep <= now)
+        {
+            if (WindowRate(c) < c.bottleneck)
+            {
+                c.windowBytes = std::min(2.0 * c.windowBytes, c.bufferBytes);
+            }
+            c.nextWindowStep += Seconds(c.rttSeconds);
+        }
+    }
+    for (uint32_t id : done)
+    {
+        Connection& c = m_connections[id];
+        std::shared_ptr<const std::vector<uint8_t>> framed = c.queue.front().framed;
+        c.queue.pop_front();
+        c.active = false;
+        c.lastSent = now;
+        for (uint32_t l : c.links)
+        {
+            auto& on = m_links[l].connections;
+            on.erase(std::remove(on.begin(), on.end(), id), on.end());
+        }
+        const uint32_t to = c.to;
+        Simulator::Schedule(Seconds(c.deliveryDelay),
+                            [this, to, framed]()
+                            {
+                                const auto it = m_listeners.find(to);
+                                if (it != m_listeners.end())
+                                {
+                                    it->second(framed);
+                                }
+                            });
+    }
+    for (uint32_t id : done)
+    {
+        Connection& c = m_connections[id];
+        if (!c.queue.empty() && !c.closed)
+        {
+            // The next message of the stream follows at once, with the window as it is.
+            c.active = true;
+            c.remaining = static_cast<double>(c.queue.front().framed->size());
+            c.nextWindowStep = now + Seconds(c.rttSeconds);
+            for (uint32_t l : c.links)
+            {
+                m_links[l].connections.push_back(id);
+            }
+        }
+    }
+    Reschedule();
+}
+
+} // namespace ns3

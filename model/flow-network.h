@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * The flow-level network model: messages as flows sharing the underlay's links.
+ */
+#ifndef DLSIM_FLOW_NETWORK_H
+#define DLSIM_FLOW_NETWORK_H
+
+#include "message-transport.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/node.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "tcp-message-transport.h"
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// A network the flow model cannot carry (a link that is not point-to-point, no route).
+class FlowModelError : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+/**
+ * \brief Every message of a simulation as a fluid flow over the point-to-point links of its
+ * route, the links shared max-min fairly with weights inversely proportional to the flows'
+ * round-trip times (TCP's RTT bias), with the corrections TCP needs: each segment's TCP/IP and
+ * PPP headers take their share of a link (segment / (segment + 54) of its rate carries
+ * payload), the ACKs (54 bytes for every second segment) take theirs of the other direction, a
+ * connection can send one round trip after it is opened (the handshake), a message's rate is
+ * bounded by its window over the round-trip time, the window starting at the initial window and
+ * doubling every round trip (slow start) until it no longer limits the flow, and halving for every
+ * retransmission timeout of idleness before a message (Linux's slow start after idle); a message
+ * arrives one propagation delay, plus one segment's transmission on every later hop, after its last
+ * byte left. Messages of one connection go one after the other (one TCP stream). Events happen only
+ * when a flow starts or ends or a window grows; nothing else is simulated. Routes are read from the
+ * nodes' IPv4 routing, hop by hop. Not modelled: loss, queues and their delay (ACKs queued behind
+ * the other direction's data included), rate changes during a run.
+ */
+class FlowNetwork : public Object
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+
+    /// \return the simulation's flow network (made on first use, forgotten by Simulator::Destroy)
+    static Ptr<FlowNetwork> Get();
+
+    /// What a listening learner does with a message that arrived whole (framed).
+    using Deliver = std::function<void(std::shared_ptr<const std::vector<uint8_t>> framed)>;
+
+    /**
+     * \brief A learner's transport takes messages sent to `node`.
+     * \param node its host
+     * \param deliver called at every arrival
+     */
+    void Listen(Ptr<Node> node, Deliver deliver);
+    /// \param node a host that no longer takes messages (what arrives for it is lost)
+    void StopListening(Ptr<Node> node);
+
+    /**
+     * \brief Open a connection (its first message can leave one round trip later).
+     * \param node the sending host
+     * \param address where the receiver is reached
+     * \param settings the TCP settings (segment size, initial window, buffer, minimum RTO)
+     * \return the connection's id
+     * \throws FlowModelError when there is no route or a hop is not a point-to-point link
+     */
+    uint32_t Connect(Ptr<Node> node, Ipv4Address address, const TcpTransportSettings& settings);
+    /**
+     * \brief Queue a message on a connection; it starts when the ones before it have left.
+     * \param connection from Connect
+     * \param framed the message's bytes (shared by the connections that send it)
+     * \param valueBytes of which model values
+     */
+    void Send(uint32_t connection,
+              std::shared_ptr<const std::vector<uint8_t>> framed,
+              uint64_t valueBytes);
+    /**
+     * \param connection from Connect
+     * \return the messages queued on it that have not started, now dropped
+     */
+    std::vector<DroppedMessage> DropUnsent(uint32_t connection);
+    /// \param connection from Connect: closed, its messages (sent or not) forgotten
+    void Close(uint32_t connection);
+
+    /// \return flow events handled so far (starts, ends, window steps)
+    uint64_t GetEvents() const;
+
+  private:
+    /// One direction of a point-to-point link.
+    struct Link
+    {
+        double payloadBytesPerSecond = 0.0; ///< the rate less the headers' share
+        double bitsPerSecond = 0.0;         ///< the device's rate
+        double latencySeconds = 0.0;        ///< the channel's delay
+        uint32_t reverse = 0;               ///< the link's other direction
+        std::vector<uint32_t> connections;  ///< active flows over it (by connection)
+    };
+
+    struct Queued
+    {
+        std::shared_ptr<const std::vector<uint8_t>> framed;
+        uint64_t valueBytes = 0;
+    };
+
+    struct Connection
+    {
+        uint32_t to = 0;             ///< the receiving node
+        std::vector<uint32_t> links; ///< the route's link directions
+        double rttSeconds = 0.0;     ///< propagation both ways plus a segment's transmissions
+        double deliveryDelay = 0.0;  ///< from the last byte leaving to its arrival
+        double bottleneck = 0.0;     ///< the smallest payload rate on the route
+        double segmentBytes = 1448;
+        double windowBytes = 0.0; ///< the congestion window
+        double initialWindowBytes = 0.0;
+        double bufferBytes = 0.0;    ///< the send buffer bounds the window
+        double rtoSeconds = 0.0;     ///< the idle restart's timeout
+        Time readyAt;                ///< the handshake's end
+        Time lastSent = Time::Min(); ///< when its previous message's last byte left
+        std::deque<Queued> queue;    ///< the head is the active flow once started
+        bool active = false;         ///< the head is flowing
+        double remaining = 0.0;      ///< bytes of the head still to leave
+        double rate = 0.0;           ///< bytes per second now
+        Time nextWindowStep;         ///< when the window doubles next (while it limits)
+        bool closed = false;
+    };
+
+    /// The route from `node` to `address`, as link indices (made on first use per direction).
+    std::vector<uint32_t> RouteOf(Ptr<Node> node, Ipv4Address address, uint32_t* to);
+    uint32_t LinkOf(Ptr<NetDevice> device);
+    /// Start the head message of a connection whose handshake is over, if it is waiting.
+    void StartHead(uint32_t id);
+    /// Bring every flow's remaining bytes to now at the rates they had.
+    void Advance();
+    /// Rates by weighted progressive filling over links of these payload capacities.
+    void Fill(const std::vector<double>& capacity);
+    /// Rates (with the ACKs' share of the links), then the next event.
+    void Reschedule();
+    void OnEvent();
+    double WindowRate(const Connection& c) const;
+
+    std::vector<Link> m_links;
+    std::map<Ptr<NetDevice>, uint32_t> m_linkOfDevice;
+    std::vector<Connection> m_connections;
+    std::map<uint32_t, Deliver> m_listeners; ///< by node id
+    Time m_updated;                          ///< when remaining bytes were last brought up
+    EventId m_event;
+    uint64_t m_events = 0;
+};
+
+} // namespace ns3
+
+#endif // DLSIM_FLOW_NETWORK_H

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "learning-replay.h"
+
+#include "round-policy.h"
+
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+using namespace dlsim; // the learning core (model/core)
+
+namespace ns3
+{
+
+const char* const kLearningRecordFile = "learning.rec";
+
+std::string
+LearningKeys(const ScenarioConfig& config)
+{
+    std::ostringstream text;
+    for (const ScenarioKey& key : ScenarioKeys())
+    {
+        if (ChangesResults(key.name) && !key.network)
+        {
+            text << key.name << " = " << config.GetString(key.name) << "\n";
+        }
+    }
+    // Attribute defaults reach any model, the learners' included: they count as learning keys.
+    for (const auto& [name, value] : config.GetNs3Attributes())
+    {
+        text << "ns3." << name << " = " << value << "\n";
+    }
+    return text.str();
+}
+
+std::string
+ReplayObstacle(const ScenarioConfig& config)
+{
+    auto isDefault = [&config](const std::string& key)
+    {
+        return config.GetString(key) == FindScenarioKey(key)->defaultValue;
+    };
+    const std::string& mode = config.GetString("rounds.mode");
+    if (const RoundModeRegistration* registration = RoundModeRegistry::Find(mode))
+    {
+        // Only whether there is a timeout matters to the policy's answer, not its length.
+        RoundPolicySettings settings;
+        settings.timeout = isDefault("rounds.timeout") ? Time::Max() : Seconds(1);
+        if (!registration->create(settings)->WaitsForEveryMessage())
+        {
+            return "rounds.mode = " + mode
+                   + ": what a learner aggregates depends on when messages arrive";
+        }
+    }
+    if (!isDefault("eval.interval"))
+    {
+        return "eval.interval: evaluations at times see rounds the network paces";
+    }
+    if (!isDefault("rounds.duration"))
+    {
+        return "rounds.duration: how many rounds run depends on the network";
+    }
+    if (config.GetString("compute.model") == "measured")
+    {
+        return "compute.model = measured: compute times are measured afresh";
+    }
+    for (const ScenarioKey& key : ScenarioKeys())
+    {
+        if (key.name.rfind("faults.", 0) == 0 && key.name != "faults.mean_down"
+            && !isDefault(key.name))
+        {
+            return key.name + ": faults cut rounds short";
+        }
+    }
+    return "";
+}
+
+std::vector<size_t>
+ReplaySources(const std::vector<GridPoint>& points)
+{
+    std::vector<size_t> sources(points.size());
+    std::map<std::string, size_t> trainer; // LearningKeys -> the point that trains
+    for (size_t i = 0; i < points.size(); ++i)
+    {
+        sources[i] = i;
+        if (!ReplayObstacle(points[i].config).empty())
+        {
+            continue;
+        }
+        const auto [it, first] = trainer.emplace(LearningKeys(points[i].config), i);
+        sources[i] = it->second;
+    }
+    return sources;
+}
+
+namespace
+{
+
+/// The first key whose line differs between two LearningKeys texts, as "key (a here, b there)".
+std::string
+FirstDifference(const std::string& recorded, const std::string& asked)
+{
+    auto parse = [](const std::string& text)
+    {
+        std::map<std::string, std::string> values;
+        std::istringstream lines(text);
+        for (std::string line; std::getline(lines, line);)
+        {
+            const size_t eq = line.find(" = ");
+            if (eq != std::string::npos)
+            {
+                values[line.substr(0, eq)] = line.substr(eq + 3);
+            }
+        }
+        return values;
+    };
+    const auto a = parse(recorded);
+    const auto b = parse(asked);
+    for (const auto& [key, value] : b)
+    {
+        const auto it = a.find(key);
+        if (it == a.end() || it->second != value)
+        {
+            return key + " (recorded: " + (it == a.end() ? "not set" : "'" + it->second + "'")
+                   + ", asked: '" + value + "')";
+        }
+    }
+    for (const auto& [key, value] : a)
+    {
+        if (b.find(key) == b.end())
+        {
+            return key + " (recorded: '" + value + "', asked: not set)";
+        }
+    }
+    return "";
+}
+
+} // namespace
+
+std::shared_ptr<const LearningRecord>
+LoadRecordFor(const std::string& folder, const ScenarioConfig& config)
+{
+    if (const std::string why = ReplayObstacle(config); !why.empty())
+    {
+        throw ScenarioError("cannot replay " + folder + ": " + why);
+    }
+    const std::string path = folder + "/" + kLearningRecordFile;
+    if (!std::filesystem::exists(path))
+    {
+        throw ScenarioError("cannot replay " + folder + ": it holds no " + kLearningRecordFile
+                            + " (only a finished run in synchronous rounds, evaluated by rounds "
+                              "and without faults, records its learning)");
+    }
+    auto record = std::make_shared<LearningRecord>(ReadLearningRecord(path));
+    const std::string asked = LearningKeys(config);
+    if (record->learning != asked)
+    {
+        const std::string key = FirstDifference(record->learning, asked);
+        throw ScenarioError("cannot replay " + folder + ": "
+                            + (key.empty() ? std::string("its learning keys differ")
+                                           : key + " changes what is learned")
+                            + "; a replay changes only network keys (the underlay's, link.*, "
+                              "cross.*, trace.*, tcp.*, capture.*)");
+    }
+    return record;
+}
+
+} // namespace ns3

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: train once, replay the network. A grid point that differs from another only in
+ * network keys replays that one's recorded learning; its results must be exactly those of the
+ * same point run in full.
+ */
+#include "run-command.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <string>
+#include <utility>
+
+namespace ns3
+{
+namespace
+{
+
+namespace fs = std::filesystem;
+
+/// The algorithms of undirected overlays, then those of directed ones (push-sum).
+const std::string kUndirected = "dpsgd, random-sampling, topk, jwins, choco";
+const std::string kDirected = "sparse-push, scsp";
+
+/// Small runs of every algorithm; scsp adds its gossip rounds, eval.every 2 leaves rounds out.
+std::string
+Small(const std::string& network)
+{
+    return std::string(DLSIM_RUN_BINARY)
+           + " --dataset=synthetic --synthetic.train_samples=300 --model=logistic --nodes=4 "
+             "--degree=2 --rounds=4 --eval.every=2 --scsp.gossip_rounds=2 --no-plot -j 2 "
+             "--network="
+           + network;
+}
+
+/// The files a replay must reproduce byte for byte.
+void
+ExpectSameResults(const std::string& replayed, const std::string& full)
+{
+    for (const char* file : {"rounds.csv", "eval.csv", "curve.csv"})
+    {
+        EXPECT_EQ(ReadWholeFile(replayed + "/" + file), ReadWholeFile(full + "/" + file))
+            << replayed << " and " << full << " differ in " << file;
+    }
+    EXPECT_NE(ReadWholeFile(replayed + "/config.ini").find("# replayed: "), std::string::npos)
+        << replayed;
+}
+
+/**
+ * For every algorithm: a grid over two rates trains at the first and replays at the second;
+ * the replayed point equals the second rate's point run in full (a grid of one rate, so that
+ * every point trains).
+ */
+void
+ReplayEqualsFullRun(const std::string& network, const std::string& rateKey)
+{
+    const std::string out = FreshTempFolder("replay-" + network);
+    for (const auto& [algorithms, topology] :
+         {std::pair{kUndirected, "random-regular"}, std::pair{kDirected, "directed-exponential"}})
+    {
+        std::string output;
+        const std::string grid = Small(network) + " --topology=" + topology + " --algorithm='"
+                                 + algorithms + "' --" + rateKey;
+        fs::remove_all(out + "/sweep");
+        fs::remove_all(out + "/full");
+        ASSERT_EQ(RunCommand(grid + "='20Mbps, 3Mbps' --out=" + out + "/sweep", output), 0)
+            << output;
+        const size_t count
+            = static_cast<size_t>(std::count(algorithms.begin(), algorithms.end(), ',')) + 1;
+        EXPECT_NE(output.find(std::to_string(count) + " of " + std::to_string(2 * count)
+                              + " runs differ from another only in network keys"),
+                  std::string::npos)
+            << output;
+        ASSERT_EQ(RunCommand(grid + "=3Mbps --out=" + out + "/full", output), 0) << output;
+        EXPECT_EQ(output.find(", replays "), std::string::npos) << "one rate: every point trains";
+        std::istringstream names(algorithms);
+        for (std::string algorithm; std::getline(names >> std::ws, algorithm, ',');)
+        {
+            const std::string replayed
+                = out + "/sweep/algorithm=" + algorithm + "_" + rateKey + "=3Mbps";
+            ExpectSameResults(replayed, out + "/full/algorithm=" + algorithm);
+            // The replay took as long as the network at 3 Mbit/s makes it: not the recorded
+            // times.
+            EXPECT_NE(ReadWholeFile(replayed + "/rounds.csv"),
+                      ReadWholeFile(out + "/sweep/algorithm=" + algorithm + "_" + rateKey
+                                    + "=20Mbps/rounds.csv"));
+        }
+    }
+    fs::remove_all(out);
+}
+
+TEST(Replay, AReplayedPointEqualsItsFullRunOnDirectLinks)
+{
+    ReplayEqualsFullRun("direct", "link.bandwidth");
+}
+
+TEST(Replay, AReplayedPointEqualsItsFullRunBehindAccessLinks)
+{
+    ReplayEqualsFullRun("access", "access.up");
+}
+
+/// ./dlsim replay RUN_DIR --KEY=VALUE: an old run over a new network, and what it refuses.
+TEST(Replay, AFinishedRunIsReplayedOverAnotherNetworkAndNothingElse)
+{
+    const std::string out = FreshTempFolder("replay-command");
+    const std::string base = std::string(DLSIM_RUN_BINARY)
+                             + " --dataset=synthetic --synthetic.train_samples=300 "
+                               "--model=logistic --nodes=4 --degree=2 --rounds=3 --no-plot";
+    std::string output;
+    ASSERT_EQ(RunCommand(base + " --algorithm=jwins --out=" + out + "/run", output), 0) << output;
+    ASSERT_TRUE(fs::exists(out + "/run/learning.rec"));
+    ASSERT_EQ(
+        RunCommand(base + " --algorithm=jwins --link.latency=80ms --out=" + out + "/full", output),
+        0)
+        << output;
+    ASSERT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + " --replay " + out
+                             + "/run --link.latency=80ms --no-plot",
+                         output),
+              0)
+        << output;
+    EXPECT_NE(output.find("nothing is trained"), std::string::npos) << output;
+    ExpectSameResults(out + "/run-replay-link.latency=80ms", out + "/full");
+
+    // A key that changes what is learned is named, and nothing is run.
+    EXPECT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + " --replay " + out
+                             + "/run --lr=0.1 --out=" + out + "/lr",
+                         output),
+              2)
+        << output;
+    EXPECT_NE(output.find("lr (recorded: '0.01', asked: '0.1') changes what is learned"),
+              std::string::npos)
+        << output;
+    EXPECT_FALSE(fs::exists(out + "/lr/rounds.csv"));
+
+    // A run whose learning depended on its network recorded none, and says why.
+    ASSERT_EQ(RunCommand(base
+                             + " --rounds.mode=async --eval.interval=1s --rounds.duration=5s "
+                               "--out="
+                             + out + "/async",
+                         output),
+              0)
+        << output;
+    EXPECT_NE(output.find("cannot be replayed over another network: rounds.mode = async"),
+              std::string::npos)
+        << output;
+    EXPECT_FALSE(fs::exists(out + "/async/learning.rec"));
+    EXPECT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + " --replay " + out
+                             + "/async --link.latency=80ms",
+                         output),
+              2)
+        << output;
+    EXPECT_NE(output.find("rounds.mode = async: what a learner aggregates depends on when "
+                          "messages arrive"),
+              std::string::npos)
+        << output;
+
+    // A damaged recording is named.
+    std::ofstream(out + "/run/learning.rec", std::ios::trunc) << "DLSIMREC but not one";
+    EXPECT_EQ(
+        RunCommand(std::string(DLSIM_RUN_BINARY) + " --replay " + out + "/run --link.latency=40ms",
+                   output),
+        2)
+        << output;
+    EXPECT_NE(output.find(out + "/run/learning.rec"), std::string::npos) << output;
+    fs::remove_all(out);
+}
+
+/// A grid whose axes are network keys but whose learning depends on the network says so once.
+TEST(Replay, AGridThatCannotReplaySaysWhy)
+{
+    const std::string out = FreshTempFolder("replay-async");
+    std::string output;
+    ASSERT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY)
+                             + " --dataset=synthetic --synthetic.train_samples=300 "
+                               "--model=logistic --nodes=4 --degree=2 --rounds=3 --no-plot "
+                               "--rounds.mode=deadline --rounds.timeout=1s "
+                               "--link.bandwidth='10Mbps, 2Mbps' -j 2 --out="
+                             + out,
+                         output),
+              0)
+        << output;
+    EXPECT_NE(output.find("every run trains (no replay): rounds.mode = deadline"),
+              std::string::npos)
+        << output;
+    fs::remove_all(out);
+}
+
+} // namespace
+} // namespace ns3
