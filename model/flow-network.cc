@@ -289,6 +289,15 @@ FlowNetwork::StartHead(uint32_t id)
             c.windowBytes = std::max(c.initialWindowBytes, c.windowBytes / 2.0);
         }
     }
+    Activate(id);
+    ++m_events;
+    Reschedule();
+}
+
+void
+FlowNetwork::Activate(uint32_t id)
+{
+    Connection& c = m_connections[id];
     c.active = true;
     c.remaining = static_cast<double>(c.queue.front().framed->size());
     c.nextWindowStep = Simulator::Now() + Seconds(c.rttSeconds);
@@ -296,8 +305,6 @@ FlowNetwork::StartHead(uint32_t id)
     {
         m_links[l].connections.push_back(id);
     }
-    ++m_events;
-    Reschedule();
 }
 
 void
@@ -521,13 +528,7 @@ FlowNetwork::OnEvent()
         if (!c.queue.empty() && !c.closed)
         {
             // The next message of the stream follows at once, with the window as it is.
-            c.active = true;
-            c.remaining = static_cast<double>(c.queue.front().framed->size());
-            c.nextWindowStep = now + Seconds(c.rttSeconds);
-            for (uint32_t l : c.links)
-            {
-                m_links[l].connections.push_back(id);
-            }
+            Activate(id);
         }
     }
     Reschedule();

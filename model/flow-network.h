@@ -143,6 +143,8 @@ class FlowNetwork : public Object
     uint32_t LinkOf(Ptr<NetDevice> device);
     /// Start the head message of a connection whose handshake is over, if it is waiting.
     void StartHead(uint32_t id);
+    /// Make a connection's head message its active flow, from now.
+    void Activate(uint32_t id);
     /// Bring every flow's remaining bytes to now at the rates they had.
     void Advance();
     /// Rates by weighted progressive filling over links of these payload capacities.
