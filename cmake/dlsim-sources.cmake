@@ -8,6 +8,7 @@ get_filename_component(DLSIM_SOURCE_DIR ${CMAKE_CURRENT_LIST_DIR} DIRECTORY)
 # keys include the algorithms' keys, so the parser tests under AddressSanitizer build these too:
 # an algorithm shipped with dlsim is added here, once.
 set(DLSIM_SHARING_SOURCES
+  ${DLSIM_SOURCE_DIR}/model/core/adpsgd-sharing.cc
   ${DLSIM_SOURCE_DIR}/model/core/algorithm-registry.cc
   ${DLSIM_SOURCE_DIR}/model/core/bit-stream.cc
   ${DLSIM_SOURCE_DIR}/model/core/choco-sharing.cc

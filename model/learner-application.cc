@@ -608,8 +608,17 @@ void
 LearnerApplication::DeliverMessage(Message message)
 {
     const MessageHeader& h = message.header;
+    // A pairwise exchange's request comes whenever its sender is ready, whatever the round mode.
+    const bool request = m_algorithm->AnswersMessages() && h.type == MessageType::ModelPayload;
+    if (!m_algorithm->AnswersMessages() && h.type == MessageType::Answer)
+    {
+        Fail("got an answer from learner " + std::to_string(h.sender)
+             + ", but its algorithm asks for none");
+        return;
+    }
     // Only synchronous rounds guarantee that nothing of a finished round is still on its way.
-    if ((Policy().Lockstep() && h.round < m_round) || h.round == 0 || h.round > GetTotalRounds())
+    if ((Policy().Lockstep() && !request && h.round < m_round) || h.round == 0
+        || h.round > GetTotalRounds())
     {
         Fail("in round " + std::to_string(m_round) + " got a message of round "
              + std::to_string(h.round) + " from learner " + std::to_string(h.sender));
@@ -631,6 +640,11 @@ LearnerApplication::DeliverMessage(Message message)
     report.totalBytes = MessageHeader::kSize + message.payload.size();
     report.time = Simulator::Now();
     m_messageReceivedTrace(report);
+    if (request)
+    {
+        AnswerRequest(message);
+        return;
+    }
     InboxMessage held;
     held.sender = h.sender;
     held.round = h.round;
@@ -645,6 +659,60 @@ LearnerApplication::DeliverMessage(Message message)
         return;
     }
     TryAggregate();
+}
+
+void
+LearnerApplication::AnswerRequest(const Message& request)
+{
+    const MessageHeader& h = request.header;
+    ReceivedPayload received;
+    received.sender = h.sender;
+    received.senderDegree = h.senderDegree;
+    received.data = request.payload.data();
+    received.size = request.payload.size();
+    received.round = h.round;
+    EncodedPayload answer;
+    try
+    {
+        answer = m_algorithm->Answer(received);
+    }
+    catch (const std::exception& e)
+    {
+        Fail("cannot answer the payload of round " + std::to_string(h.round) + " from learner "
+             + std::to_string(h.sender) + ": " + e.what());
+        return;
+    }
+    MessageHeader header;
+    header.type = MessageType::Answer;
+    header.sender = m_learnerId;
+    header.round = h.round; // the requester's round, which its aggregation takes it for
+    header.senderDegree = InfoOf(m_round).outDegree;
+    SendPayload(header, answer, {h.sender});
+}
+
+void
+LearnerApplication::SendPayload(const MessageHeader& header,
+                                const EncodedPayload& payload,
+                                const std::vector<uint32_t>& receivers)
+{
+    // One set of packets shared by every connection: the bytes are the same for all neighbours.
+    const std::vector<uint8_t> framed = FrameMessage(header, payload.bytes);
+    for (uint32_t receiver : receivers)
+    {
+        m_roundValueBytes += payload.valueBytes;
+        m_roundMetadataBytes += framed.size() - payload.valueBytes;
+        MessageReport report;
+        report.sender = m_learnerId;
+        report.receiver = receiver;
+        report.round = header.round;
+        report.valueBytes = payload.valueBytes;
+        report.totalBytes = framed.size();
+        report.time = Simulator::Now();
+        m_messageSentTrace(report);
+    }
+    Transport().Send(receivers, framed, payload.valueBytes);
+    m_totalValueBytes += payload.valueBytes * receivers.size();
+    m_totalMetadataBytes += (framed.size() - payload.valueBytes) * receivers.size();
 }
 
 void
@@ -761,8 +829,6 @@ LearnerApplication::FinishTraining(Time computeTime)
     header.sender = m_learnerId;
     header.round = m_round;
     header.senderDegree = info.outDegree;
-    // One set of packets shared by every connection: the bytes are the same for all neighbours.
-    const std::vector<uint8_t> framed = FrameMessage(header, payload.bytes);
     // A newer model makes an unsent older one worthless: send the newest, not a backlog. Only
     // where no receiver waits for every round's message (it would wait for ever).
     if (!Policy().WaitsForEveryMessage()
@@ -770,24 +836,23 @@ LearnerApplication::FinishTraining(Time computeTime)
     {
         m_roundSuperseded = DropUnsentMessages();
     }
-    std::vector<uint32_t> receivers;
+    std::vector<uint32_t> out;
     for (const Peer& peer : PhaseOf(m_round).out)
     {
-        m_roundValueBytes += payload.valueBytes;
-        m_roundMetadataBytes += framed.size() - payload.valueBytes;
-        MessageReport report;
-        report.sender = m_learnerId;
-        report.receiver = peer.id;
-        report.round = m_round;
-        report.valueBytes = payload.valueBytes;
-        report.totalBytes = framed.size();
-        report.time = Simulator::Now();
-        m_messageSentTrace(report);
-        receivers.push_back(peer.id);
+        out.push_back(peer.id);
     }
-    Transport().Send(receivers, framed, payload.valueBytes);
-    m_totalValueBytes += m_roundValueBytes;
-    m_totalMetadataBytes += m_roundMetadataBytes;
+    const std::vector<uint32_t> receivers = m_algorithm->Receivers(info, out);
+    for (uint32_t receiver : receivers)
+    {
+        if (std::find(out.begin(), out.end(), receiver) == out.end())
+        {
+            Fail("its algorithm chose learner " + std::to_string(receiver)
+                 + ", which is not an out-neighbour in round " + std::to_string(m_round));
+            return;
+        }
+    }
+    m_roundReceivers = static_cast<uint32_t>(receivers.size());
+    SendPayload(header, payload, receivers);
     m_trained = true;
     if (const std::optional<Time> deadline = Policy().Deadline())
     {
@@ -846,8 +911,11 @@ LearnerApplication::DeadlinePassed()
 bool
 LearnerApplication::RoundReady() const
 {
-    return Policy().Ready(
-        m_inbox->CountOfRound(m_round), PhaseOf(m_round).in.size(), m_deadlinePassed);
+    // An answering algorithm's round waits for the answers to its own payload, not for the
+    // neighbours' payloads (those are answered on arrival).
+    const size_t expected
+        = m_algorithm->AnswersMessages() ? m_roundReceivers : PhaseOf(m_round).in.size();
+    return Policy().Ready(m_inbox->CountOfRound(m_round), expected, m_deadlinePassed);
 }
 
 void

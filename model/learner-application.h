@@ -278,6 +278,12 @@ class LearnerApplication : public Application
     bool EvaluationTickWithin(Time length) const;
     void FinishTraining(Time computeTime);
     void DeliverMessage(dlsim::Message message);
+    /// A neighbour's payload asks for an answer (SharingAlgorithm::AnswersMessages): give it now.
+    void AnswerRequest(const dlsim::Message& request);
+    /// Report, count and send this node's payload to `receivers`.
+    void SendPayload(const dlsim::MessageHeader& header,
+                     const dlsim::EncodedPayload& payload,
+                     const std::vector<uint32_t>& receivers);
     void DeadlinePassed();
     bool RoundReady() const;
     void TryAggregate();
@@ -341,6 +347,8 @@ class LearnerApplication : public Application
     bool m_deadlinePassed = false;
     EventId m_deadlineEvent;
     uint32_t m_roundSuperseded = 0;
+    /// Neighbours this round's payload went to (what an answering algorithm's round waits for).
+    uint32_t m_roundReceivers = 0;
     /// Timed evaluations only: the model of the last aggregation, kept from the start of a round
     /// (when the real training replaces it in the learner) until the round's aggregation.
     std::vector<float> m_aggregatedModel;

@@ -4,6 +4,7 @@
  */
 #include "learning-replay.h"
 
+#include "algorithm-registry.h"
 #include "round-policy.h"
 
 #include <filesystem>
@@ -54,6 +55,13 @@ ReplayObstacle(const ScenarioConfig& config)
             return "rounds.mode = " + mode
                    + ": what a learner aggregates depends on when messages arrive";
         }
+    }
+    const std::string& algorithm = config.GetString("algorithm");
+    if (const AlgorithmRegistration* registration = AlgorithmRegistry::Find(algorithm);
+        registration && registration->answersMessages)
+    {
+        return "algorithm = " + algorithm
+               + ": a node's model changes whenever a neighbour's exchange arrives";
     }
     if (!isDefault("eval.interval"))
     {

@@ -249,6 +249,55 @@ TEST(RoundModes, WaitFreeRoundsOfIdenticalLearnersStayInStep)
     fs::remove_all(async);
 }
 
+/**
+ * AD-PSGD through the simulated network. Synchronous rounds wait for the node's own exchange
+ * only: every round lasts at least its compute time plus a whole model each way over a
+ * 10 Mbit/s link, and every node sends two models per round on average (its request and one
+ * answer), as many bytes as D-PSGD on the same ring. Wait-free rounds never wait: a round ends
+ * when its compute does, and sends a request only when the node's previous one was answered.
+ * Both are the same with one thread or two.
+ */
+TEST(RoundModes, AdpsgdExchangesPairwiseThroughTheNetwork)
+{
+    const std::string common = kRing + " --rounds=8 --eval.interval=1s";
+    const std::string sync = RunDlsim("adpsgd-sync", common + " --algorithm=adpsgd");
+    const std::string async
+        = RunDlsim("adpsgd-async", common + " --algorithm=adpsgd --rounds.mode=async");
+    const std::string threads = RunDlsim(
+        "adpsgd-threads", common + " --algorithm=adpsgd --rounds.mode=async --run.threads=2");
+    const std::string dpsgd = RunDlsim("adpsgd-dpsgd", common + " --algorithm=dpsgd");
+    EXPECT_EQ(SummaryNumber(sync, "values"), SummaryNumber(dpsgd, "values"));
+    EXPECT_EQ(SummaryNumber(sync, "fresh"), 6 * 8) << "one answer per node and round";
+    EXPECT_GT(SummaryNumber(sync, "mean"), 0.8) << "it learns";
+    // One request of a round's value bytes is the model: D-PSGD sends it to 2 neighbours.
+    const double model = std::stod(ReadCsv(dpsgd + "/rounds.csv").at(0).at(5)) / 2;
+    const double exchange = 0.3 + 2 * model * 8 / 10e6;
+    std::map<std::string, double> last;
+    for (const auto& row : ReadCsv(sync + "/rounds.csv"))
+    {
+        const double end = std::stod(row[2]);
+        EXPECT_GT(end - last[row[0]], exchange) << "node " << row[0] << ", round " << row[1];
+        last[row[0]] = end;
+    }
+    EXPECT_EQ(last.size(), 6u);
+    auto rows = ReadCsv(async + "/rounds.csv");
+    ASSERT_EQ(rows.size(), 6u * 8);
+    for (const auto& row : rows)
+    {
+        EXPECT_NEAR(std::stod(row[2]), 0.3 * std::stoul(row[1]), 1e-9) << row[0];
+    }
+    // One exchange of its own at a time: a round whose request is unanswered asks nobody.
+    EXPECT_LT(SummaryNumber(async, "values"), SummaryNumber(sync, "values"));
+    EXPECT_GE(SummaryNumber(async, "fresh") + SummaryNumber(async, "stale"), 6 * 2);
+    EXPECT_EQ(ReadWholeFile(async + "/rounds.csv"), ReadWholeFile(threads + "/rounds.csv"));
+    EXPECT_EQ(ReadWholeFile(async + "/eval.csv"), ReadWholeFile(threads + "/eval.csv"));
+    EXPECT_FALSE(fs::exists(sync + "/learning.rec")) << "its learning depends on the network";
+    for (const std::string& dir : {sync, async, threads, dpsgd})
+    {
+        fs::remove_all(dir);
+    }
+}
+
 TEST(RoundModes, BadRoundKeysAreRejectedByName)
 {
     const std::map<std::string, std::string> cases = {

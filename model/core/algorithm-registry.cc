@@ -4,6 +4,7 @@
  */
 #include "algorithm-registry.h"
 
+#include "adpsgd-sharing.h"
 #include "choco-sharing.h"
 #include "dpsgd-sharing.h"
 #include "partial-model-sharing.h"
@@ -29,7 +30,8 @@ AlgorithmRegistration::Builtins()
             JwinsRegistration(),
             ChocoRegistration(),
             SparsePushRegistration(),
-            ScspRegistration()};
+            ScspRegistration(),
+            AdpsgdRegistration()};
 }
 
 AlgorithmParameters::AlgorithmParameters(std::string algorithm,

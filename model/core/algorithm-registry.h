@@ -69,6 +69,10 @@ struct AlgorithmRegistration
     std::vector<AlgorithmKey> keys;
     /// Designed for directed (push) graphs; the runner refuses an overlay of the other kind.
     bool forDirectedGraphs = false;
+    /// Every payload asks for an answer (SharingAlgorithm::AnswersMessages, which its
+    /// instances return): what is learned depends on when answers arrive, so its runs are
+    /// always trained, never replayed.
+    bool answersMessages = false;
     /// Its name in figure legends, with the values that matter, from a run's configuration
     /// (every scenario key). Empty: the name alone.
     std::function<std::string(const std::map<std::string, std::string>& config)> label;

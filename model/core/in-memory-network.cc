@@ -151,6 +151,18 @@ InMemoryNetwork::Run(uint32_t rounds)
         }
         // Every node trains and sends before any aggregates: a synchronous round.
         std::vector<MessageReassembler> inboxes(n, MessageReassembler(UINT32_MAX));
+        auto deliver = [&](MessageHeader header, const EncodedPayload& payload, uint32_t to)
+        {
+            const std::vector<uint8_t> framed = FrameMessage(header, payload.bytes);
+            inboxes[to].Feed(framed.data(), framed.size());
+            m_messages.push_back(InMemoryMessage{header.round,
+                                                 header.sender,
+                                                 to,
+                                                 payload.bytes,
+                                                 payload.valueBytes,
+                                                 framed.size(),
+                                                 header.type == MessageType::Answer});
+        };
         for (uint32_t i = 0; i < n; ++i)
         {
             if (m_training && m_algorithms[i]->TrainsInRound(round))
@@ -162,16 +174,12 @@ InMemoryNetwork::Run(uint32_t rounds)
             header.sender = i;
             header.round = round;
             header.senderDegree = info[i].outDegree;
-            const std::vector<uint8_t> framed = FrameMessage(header, payload.bytes);
-            for (uint32_t j : phase[i])
+            for (uint32_t j : m_algorithms[i]->Receivers(info[i], phase[i]))
             {
-                inboxes[j].Feed(framed.data(), framed.size());
-                m_messages.push_back(
-                    InMemoryMessage{round, i, j, payload.bytes, payload.valueBytes, framed.size()});
+                deliver(header, payload, j);
             }
         }
-        std::vector<std::vector<float>> next(n);
-        for (uint32_t j = 0; j < n; ++j)
+        auto arrivedAt = [&inboxes](uint32_t j)
         {
             std::vector<Message> arrived;
             while (inboxes[j].HasMessage())
@@ -182,15 +190,49 @@ InMemoryNetwork::Run(uint32_t rounds)
                       arrived.end(),
                       [](const Message& a, const Message& b)
                       { return a.header.sender < b.header.sender; });
+            return arrived;
+        };
+        auto payloadOf = [](const Message& message)
+        {
+            ReceivedPayload r;
+            r.sender = message.header.sender;
+            r.senderDegree = message.header.senderDegree;
+            r.data = message.payload.data();
+            r.size = message.payload.size();
+            r.round = message.header.round;
+            return r;
+        };
+        if (m_algorithms.front()->AnswersMessages())
+        {
+            // Requests are answered in the order of their receivers, then of their senders; the
+            // answers are what the senders aggregate.
+            std::vector<std::vector<Message>> requests(n);
+            for (uint32_t j = 0; j < n; ++j)
+            {
+                requests[j] = arrivedAt(j);
+            }
+            for (uint32_t j = 0; j < n; ++j)
+            {
+                for (const Message& request : requests[j])
+                {
+                    MessageHeader header;
+                    header.type = MessageType::Answer;
+                    header.sender = j;
+                    header.round = request.header.round;
+                    header.senderDegree = info[j].outDegree;
+                    deliver(
+                        header, m_algorithms[j]->Answer(payloadOf(request)), request.header.sender);
+                }
+            }
+        }
+        std::vector<std::vector<float>> next(n);
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            const std::vector<Message> arrived = arrivedAt(j);
             std::vector<ReceivedPayload> received;
             for (const Message& message : arrived)
             {
-                ReceivedPayload r;
-                r.sender = message.header.sender;
-                r.senderDegree = message.header.senderDegree;
-                r.data = message.payload.data();
-                r.size = message.payload.size();
-                received.push_back(r);
+                received.push_back(payloadOf(message));
             }
             next[j] = m_algorithms[j]->Aggregate(info[j], m_models[j], received);
         }

@@ -28,6 +28,7 @@ struct InMemoryMessage
     std::vector<uint8_t> payload; ///< the encoded payload, as Encode produced it
     size_t valueBytes = 0;        ///< how many of its bytes are float32 values
     size_t messageBytes = 0;      ///< with the message header, as the learners send it over TCP
+    bool answer = false;          ///< an answer to the receiver's payload of that round
 };
 
 /**

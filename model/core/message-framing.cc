@@ -74,7 +74,9 @@ MessageReassembler::ParseHeader()
     {
         throw FramingError("unsupported message version " + std::to_string(p[4]));
     }
-    if (p[5] != static_cast<uint8_t>(MessageType::ModelPayload) || GetLe<uint16_t>(p + 6) != 0)
+    if ((p[5] != static_cast<uint8_t>(MessageType::ModelPayload)
+         && p[5] != static_cast<uint8_t>(MessageType::Answer))
+        || GetLe<uint16_t>(p + 6) != 0)
     {
         throw FramingError("unknown message type " + std::to_string(p[5]));
     }

@@ -22,10 +22,13 @@ class FramingError : public std::runtime_error
     using std::runtime_error::runtime_error;
 };
 
-/// Kinds of message. Only model payloads exist so far; the field leaves room for control traffic.
+/// Kinds of message.
 enum class MessageType : uint8_t
 {
     ModelPayload = 1, ///< an algorithm's encoded payload
+    /// A payload sent back to a ModelPayload's sender, whose round it names (pairwise
+    /// exchanges: SharingAlgorithm::AnswersMessages)
+    Answer = 2,
 };
 
 /**

@@ -50,6 +50,7 @@ enum class SeedUse
     ChocoSelection,  ///< CHOCO-SGD's random-k draws and top-k tie order
     PushSelection,   ///< Sparse-Push's top-k tie order
     Validation,      ///< the training samples held out for validation (learner 0)
+    PartnerChoice,   ///< AD-PSGD's choice of the neighbour to average with
 };
 
 /**
@@ -73,6 +74,8 @@ DeriveSeed(uint64_t runSeed, uint32_t learner, SeedUse use)
             return runSeed * 1000003ull + learner * 7919ull + 2;
         case SeedUse::Validation:
             return runSeed * 1000003ull + learner * 7919ull + 4;
+        case SeedUse::PartnerChoice:
+            return runSeed * 1000003ull + learner * 7919ull + 5;
         case SeedUse::PushSelection:
         default:
             return runSeed * 1000003ull + learner * 7919ull + 3;

@@ -24,6 +24,26 @@ SharingAlgorithm::ExtraRounds() const
     return 0;
 }
 
+std::vector<uint32_t>
+SharingAlgorithm::Receivers(const RoundInfo& /* round */,
+                            const std::vector<uint32_t>& outNeighbours)
+{
+    return outNeighbours;
+}
+
+bool
+SharingAlgorithm::AnswersMessages() const
+{
+    return false;
+}
+
+EncodedPayload
+SharingAlgorithm::Answer(const ReceivedPayload& request)
+{
+    throw PayloadError("learner " + std::to_string(request.sender)
+                       + " asked for an answer, which this algorithm never gives");
+}
+
 ReceivedValues
 DecodeReceived(const ReceivedPayload& message, const PayloadShape& shape)
 {

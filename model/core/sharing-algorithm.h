@@ -136,6 +136,32 @@ class SharingAlgorithm
     /// \return rounds the algorithm runs after the configured training rounds (SCSP's gossip
     /// rounds; default 0)
     virtual uint32_t ExtraRounds() const;
+
+    /**
+     * \brief Which out-neighbours get this round's payload (called after Encode).
+     * \param round the round and the node's degrees in it
+     * \param outNeighbours the round's out-neighbours
+     * \return the receivers, a subset of `outNeighbours` (default: all of them, in order)
+     */
+    virtual std::vector<uint32_t> Receivers(const RoundInfo& round,
+                                            const std::vector<uint32_t>& outNeighbours);
+
+    /**
+     * \return whether every payload asks its receiver for an answer (pairwise exchanges, as
+     * AD-PSGD's averaging): the receiver calls Answer as soon as the payload arrives, whatever
+     * it is doing, and sends what it returns back to the sender alone. The answers, not the
+     * neighbours' payloads, are then what the sender's Aggregate gets and what its round waits
+     * for. Such an algorithm's learning depends on when messages arrive. Default: false.
+     */
+    virtual bool AnswersMessages() const;
+
+    /**
+     * \brief Answer a neighbour's payload on arrival (only if AnswersMessages()).
+     * \param request the payload as received
+     * \return the payload sent back to its sender
+     * \throws PayloadError when the payload is malformed or does not fit the model
+     */
+    virtual EncodedPayload Answer(const ReceivedPayload& request);
 };
 
 /**

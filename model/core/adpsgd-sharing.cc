@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ */
+#include "adpsgd-sharing.h"
+
+#include "algorithm-registry.h"
+#include "round-schedule.h"
+
+namespace dlsim
+{
+
+void
+AdpsgdSharing::Initialize(const std::vector<float>& initialModel, const SharingContext& context)
+{
+    m_model.assign(initialModel.begin(), initialModel.end());
+    m_start = initialModel;
+    m_sent.clear();
+    m_partnerSeed = DeriveSeed(context.seed, context.self, SeedUse::PartnerChoice);
+}
+
+std::vector<float>
+AdpsgdSharing::WireModel() const
+{
+    return std::vector<float>(m_model.begin(), m_model.end());
+}
+
+std::vector<float>
+AdpsgdSharing::ValuesOf(const ReceivedPayload& message) const
+{
+    return DecodeReceived(
+               message, {"AD-PSGD", {PayloadForm::Full}, static_cast<uint32_t>(m_model.size()), 0})
+        .payload.values;
+}
+
+EncodedPayload
+AdpsgdSharing::Encode(const RoundInfo& round, const std::vector<float>& trainedModel)
+{
+    // The update was computed from m_start; answers given meanwhile changed the held model.
+    for (size_t k = 0; k < m_model.size(); ++k)
+    {
+        m_model[k] += static_cast<double>(trainedModel[k]) - m_start[k];
+    }
+    Payload payload;
+    payload.form = PayloadForm::Full;
+    payload.length = static_cast<uint32_t>(m_model.size());
+    payload.values = WireModel();
+    m_sent[round.round] = payload.values;
+    return EncodePayload(payload);
+}
+
+std::vector<uint32_t>
+AdpsgdSharing::Receivers(const RoundInfo& round, const std::vector<uint32_t>& outNeighbours)
+{
+    // One exchange of its own at a time, as AD-PSGD's communication thread averages once at
+    // a time while the computation goes on: a round whose earlier request is still unanswered
+    // (rounds that do not wait) asks nobody; its local update is applied all the same.
+    if (outNeighbours.empty() || m_sent.size() > 1)
+    {
+        m_sent.erase(round.round);
+        return {};
+    }
+    // A draw per round from the node's own stream: the same partners whatever the timing.
+    const uint64_t draw = MixBits(m_partnerSeed ^ MixBits(round.round));
+    return {outNeighbours[draw % outNeighbours.size()]};
+}
+
+EncodedPayload
+AdpsgdSharing::Answer(const ReceivedPayload& request)
+{
+    const std::vector<float> theirs = ValuesOf(request);
+    Payload payload;
+    payload.form = PayloadForm::Full;
+    payload.length = static_cast<uint32_t>(m_model.size());
+    payload.values = WireModel();
+    // Half the difference of the two payloads as sent: the requester adds its negative.
+    for (size_t k = 0; k < m_model.size(); ++k)
+    {
+        m_model[k] += 0.5 * (static_cast<double>(theirs[k]) - payload.values[k]);
+    }
+    return EncodePayload(payload);
+}
+
+std::vector<float>
+AdpsgdSharing::Aggregate(const RoundInfo& /* round */,
+                         const std::vector<float>& /* trainedModel: applied by Encode */,
+                         const std::vector<ReceivedPayload>& received)
+{
+    for (const ReceivedPayload& answer : received)
+    {
+        const auto sent = m_sent.find(answer.round);
+        if (sent == m_sent.end())
+        {
+            throw PayloadError("AD-PSGD: an answer from learner " + std::to_string(answer.sender)
+                               + " to round " + std::to_string(answer.round)
+                               + ", which asked nobody or was answered already");
+        }
+        const std::vector<float> theirs = ValuesOf(answer);
+        for (size_t k = 0; k < m_model.size(); ++k)
+        {
+            m_model[k] += 0.5 * (static_cast<double>(theirs[k]) - sent->second[k]);
+        }
+        m_sent.erase(sent);
+    }
+    m_start = WireModel();
+    return m_start;
+}
+
+bool
+AdpsgdSharing::ForDirectedGraphs() const
+{
+    return false;
+}
+
+PartialReceipt
+AdpsgdSharing::GetPartialReceipt() const
+{
+    return PartialReceipt::EveryMessage;
+}
+
+bool
+AdpsgdSharing::AnswersMessages() const
+{
+    return true;
+}
+
+const std::vector<double>&
+AdpsgdSharing::GetHeldModel() const
+{
+    return m_model;
+}
+
+AlgorithmRegistration
+AdpsgdRegistration()
+{
+    AlgorithmRegistration r;
+    r.name = "adpsgd";
+    r.help = "AD-PSGD, Lian et al. 2018: pairwise averaging with one random neighbour at a time";
+    r.answersMessages = true;
+    r.label = [](const std::map<std::string, std::string>&)
+    {
+        return std::string("AD-PSGD");
+    };
+    r.create = [](const AlgorithmParameters&)
+    {
+        return std::make_unique<AdpsgdSharing>();
+    };
+    return r;
+}
+
+} // namespace dlsim

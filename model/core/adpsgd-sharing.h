@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * Asynchronous decentralized parallel SGD (AD-PSGD, Lian et al., ICML 2018).
+ */
+#ifndef DLSIM_ADPSGD_SHARING_H
+#define DLSIM_ADPSGD_SHARING_H
+
+#include "sharing-algorithm.h"
+
+#include <map>
+
+namespace dlsim
+{
+
+struct AlgorithmRegistration;
+
+/**
+ * Pairwise averaging with one neighbour at a time. Every round a node applies its local update
+ * to its model, sends the model to one neighbour drawn at random (its request) and adds half
+ * the difference between the neighbour's answer and what it sent. The neighbour answers on
+ * arrival, whatever it is doing: it sends its own model back and adds half the difference the
+ * other way. Both changes are computed from the two payloads as sent, so that they cancel
+ * exactly and the sum of the models is kept (to double precision: the model is held in double,
+ * the wire carries float32) however exchanges overlap. A node's local update is computed on the
+ * model it started the round from and applied to the model it holds when it ends (answers may
+ * have changed it meanwhile): AD-PSGD's stale read. Answers are increments: each is applied once,
+ * a late one in the next aggregation. A node has one exchange of its own in flight at most: a
+ * round whose earlier request is unanswered asks nobody.
+ */
+class AdpsgdSharing : public SharingAlgorithm
+{
+  public:
+    void Initialize(const std::vector<float>& initialModel, const SharingContext& context) override;
+    EncodedPayload Encode(const RoundInfo& round, const std::vector<float>& trainedModel) override;
+    std::vector<float> Aggregate(const RoundInfo& round,
+                                 const std::vector<float>& trainedModel,
+                                 const std::vector<ReceivedPayload>& received) override;
+    bool ForDirectedGraphs() const override;
+    PartialReceipt GetPartialReceipt() const override;
+    std::vector<uint32_t> Receivers(const RoundInfo& round,
+                                    const std::vector<uint32_t>& outNeighbours) override;
+    bool AnswersMessages() const override;
+    EncodedPayload Answer(const ReceivedPayload& request) override;
+
+    /// \return the model the node holds now, answers included (what the sum is kept of)
+    const std::vector<double>& GetHeldModel() const;
+
+  private:
+    /// \return the held model as float32, as it goes on the wire
+    std::vector<float> WireModel() const;
+    /// \return the values of a payload of the whole model
+    std::vector<float> ValuesOf(const ReceivedPayload& message) const;
+
+    std::vector<double> m_model;                   ///< the held model, in double
+    std::vector<float> m_start;                    ///< what the learner trains from
+    std::map<uint32_t, std::vector<float>> m_sent; ///< requests awaiting an answer, by round
+    uint64_t m_partnerSeed = 0;                    ///< the seed of the partner draws
+};
+
+/// \return the registration of AD-PSGD (algorithm-registry.h)
+AlgorithmRegistration AdpsgdRegistration();
+
+} // namespace dlsim
+
+#endif // DLSIM_ADPSGD_SHARING_H
