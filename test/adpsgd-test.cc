@@ -287,6 +287,36 @@ TEST(Adpsgd, AnAnswerNobodyAskedForIsRefused)
 }
 
 /**
+ * One exchange of its own at a time: while a request is unanswered the node asks nobody, for
+ * AdpsgdSharing::kPatience rounds; a request that is never answered (lost with a crash) then no
+ * longer holds it back, and its answer, should it come after all, is still applied.
+ */
+TEST(Adpsgd, AnUnansweredRequestHoldsTheNodeBackForALimitedNumberOfRounds)
+{
+    AdpsgdSharing a;
+    AdpsgdSharing b;
+    const std::vector<float> model(4, 1.0f);
+    a.Initialize(model, SharingContext{0, 1});
+    b.Initialize(std::vector<float>(4, 3.0f), SharingContext{1, 1});
+    const auto request = a.Encode(RoundInfo{1, 1, 1}, model).bytes;
+    ASSERT_EQ(a.Receivers(RoundInfo{1, 1, 1}, {1}).size(), 1u);
+    uint32_t round = 2;
+    for (; round <= AdpsgdSharing::kPatience; ++round)
+    {
+        a.Encode(RoundInfo{round, 1, 1}, model);
+        EXPECT_TRUE(a.Receivers(RoundInfo{round, 1, 1}, {1}).empty()) << round;
+        a.Aggregate(RoundInfo{round, 1, 1}, model, {});
+    }
+    a.Encode(RoundInfo{round, 1, 1}, model);
+    EXPECT_EQ(a.Receivers(RoundInfo{round, 1, 1}, {1}).size(), 1u) << "asks again";
+    const auto answer = b.Answer({0, 1, request.data(), request.size(), 1}).bytes;
+    const std::vector<float> next
+        = a.Aggregate(RoundInfo{round, 1, 1}, model, {{1, 1, answer.data(), answer.size(), 1}});
+    EXPECT_EQ(next, std::vector<float>(4, 2.0f)) << "the late answer of round 1, applied";
+    EXPECT_EQ(b.GetHeldModel(), std::vector<double>(4, 2.0));
+}
+
+/**
  * In synchronous in-memory rounds every node sends one request, to a neighbour drawn from its
  * own seeded stream, and gets one answer; lr 0 keeps the average (to float32 rounding of the
  * learners' copies) and the models reach it.

@@ -7,6 +7,8 @@
 #include "algorithm-registry.h"
 #include "round-schedule.h"
 
+#include <algorithm>
+
 namespace dlsim
 {
 
@@ -54,8 +56,15 @@ AdpsgdSharing::Receivers(const RoundInfo& round, const std::vector<uint32_t>& ou
 {
     // One exchange of its own at a time, as AD-PSGD's communication thread averages once at
     // a time while the computation goes on: a round whose earlier request is still unanswered
-    // (rounds that do not wait) asks nobody; its local update is applied all the same.
-    if (outNeighbours.empty() || m_sent.size() > 1)
+    // (rounds that do not wait) asks nobody; its local update is applied all the same. A
+    // request lost with a crash or a failed link is never answered: after kPatience rounds it
+    // no longer holds the node back (its answer is still applied if it comes).
+    const bool waiting
+        = std::any_of(m_sent.begin(),
+                      m_sent.end(),
+                      [&round](const auto& sent)
+                      { return sent.first < round.round && round.round - sent.first < kPatience; });
+    if (outNeighbours.empty() || waiting)
     {
         m_sent.erase(round.round);
         return {};

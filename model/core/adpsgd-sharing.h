@@ -27,11 +27,15 @@ struct AlgorithmRegistration;
  * model it started the round from and applied to the model it holds when it ends (answers may
  * have changed it meanwhile): AD-PSGD's stale read. Answers are increments: each is applied once,
  * a late one in the next aggregation. A node has one exchange of its own in flight at most: a
- * round whose earlier request is unanswered asks nobody.
+ * round whose earlier request is unanswered asks nobody, for kPatience rounds at most.
  */
 class AdpsgdSharing : public SharingAlgorithm
 {
   public:
+    /// Rounds after which an unanswered request (lost with a crash or a failed link) no longer
+    /// keeps the node from asking again.
+    static constexpr uint32_t kPatience = 10;
+
     void Initialize(const std::vector<float>& initialModel, const SharingContext& context) override;
     EncodedPayload Encode(const RoundInfo& round, const std::vector<float>& trainedModel) override;
     std::vector<float> Aggregate(const RoundInfo& round,
