@@ -575,6 +575,7 @@ LearnerApplication::Crash(bool forGood)
     m_trained = false;
     CloseSockets();
     m_inbox = MakeInbox();
+    m_answers.clear();
     AvailabilityReport report{m_learnerId, Simulator::Now(), false, forGood};
     m_availabilityTrace(report);
 }
@@ -608,16 +609,16 @@ void
 LearnerApplication::DeliverMessage(Message message)
 {
     const MessageHeader& h = message.header;
-    // A pairwise exchange's request comes whenever its sender is ready, whatever the round mode.
-    const bool request = m_algorithm->AnswersMessages() && h.type == MessageType::ModelPayload;
-    if (!m_algorithm->AnswersMessages() && h.type == MessageType::Answer)
+    // Pairwise exchanges come whenever their sender is ready, whatever the round mode.
+    const bool exchanges = m_algorithm->AnswersMessages();
+    if (!exchanges && h.type == MessageType::Answer)
     {
         Fail("got an answer from learner " + std::to_string(h.sender)
              + ", but its algorithm asks for none");
         return;
     }
     // Only synchronous rounds guarantee that nothing of a finished round is still on its way.
-    if ((Policy().Lockstep() && !request && h.round < m_round) || h.round == 0
+    if ((Policy().Lockstep() && !exchanges && h.round < m_round) || h.round == 0
         || h.round > GetTotalRounds())
     {
         Fail("in round " + std::to_string(m_round) + " got a message of round "
@@ -639,10 +640,18 @@ LearnerApplication::DeliverMessage(Message message)
     report.round = h.round;
     report.totalBytes = MessageHeader::kSize + message.payload.size();
     report.time = Simulator::Now();
+    report.answer = h.type == MessageType::Answer;
     m_messageReceivedTrace(report);
-    if (request)
+    if (exchanges)
     {
-        AnswerRequest(message);
+        if (h.type == MessageType::Answer)
+        {
+            TakeAnswer(message);
+        }
+        else
+        {
+            AnswerRequest(message);
+        }
         return;
     }
     InboxMessage held;
@@ -691,6 +700,58 @@ LearnerApplication::AnswerRequest(const Message& request)
 }
 
 void
+LearnerApplication::TakeAnswer(const Message& answer)
+{
+    const MessageHeader& h = answer.header;
+    ReceivedPayload received;
+    received.sender = h.sender;
+    received.senderDegree = h.senderDegree;
+    received.data = answer.payload.data();
+    received.size = answer.payload.size();
+    received.round = h.round;
+    bool applied = false;
+    try
+    {
+        applied = m_algorithm->TakeAnswer(received);
+    }
+    catch (const std::exception& e)
+    {
+        Fail("cannot take the answer to round " + std::to_string(h.round) + " from learner "
+             + std::to_string(h.sender) + ": " + e.what());
+        return;
+    }
+    if (!applied)
+    {
+        // Nothing awaited it: a second answer to a round run again after a crash.
+        ++m_unexpectedAnswers;
+        return;
+    }
+    ++m_answers[h.round];
+    TryAggregate();
+}
+
+InboxTake
+LearnerApplication::TakeAnswers()
+{
+    // Answers were applied on arrival: what the round reports is how many, and how late.
+    InboxTake take;
+    uint64_t staleness = 0;
+    for (auto it = m_answers.begin(); it != m_answers.end() && it->first <= m_round;)
+    {
+        const uint32_t behind = m_round - it->first;
+        (behind == 0 ? take.fresh : take.stale) += it->second;
+        staleness += static_cast<uint64_t>(behind) * it->second;
+        take.maxStaleness = std::max(take.maxStaleness, behind);
+        it = m_answers.erase(it);
+    }
+    const uint32_t taken = take.fresh + take.stale;
+    take.meanStaleness = taken ? static_cast<double>(staleness) / taken : 0.0;
+    take.dropped = m_unexpectedAnswers;
+    m_unexpectedAnswers = 0;
+    return take;
+}
+
+void
 LearnerApplication::SendPayload(const MessageHeader& header,
                                 const EncodedPayload& payload,
                                 const std::vector<uint32_t>& receivers)
@@ -708,6 +769,7 @@ LearnerApplication::SendPayload(const MessageHeader& header,
         report.valueBytes = payload.valueBytes;
         report.totalBytes = framed.size();
         report.time = Simulator::Now();
+        report.answer = header.type == MessageType::Answer;
         m_messageSentTrace(report);
     }
     Transport().Send(receivers, framed, payload.valueBytes);
@@ -872,7 +934,9 @@ LearnerApplication::IsLastRound()
     {
         return false;
     }
-    if (!Policy().WaitsForEveryMessage() || !m_budget)
+    // Learners that exchange pairwise drift apart even in synchronous rounds: none waits for
+    // a last round the others agree on.
+    if (!Policy().WaitsForEveryMessage() || m_algorithm->AnswersMessages() || !m_budget)
     {
         return true;
     }
@@ -913,9 +977,14 @@ LearnerApplication::RoundReady() const
 {
     // An answering algorithm's round waits for the answers to its own payload, not for the
     // neighbours' payloads (those are answered on arrival).
-    const size_t expected
-        = m_algorithm->AnswersMessages() ? m_roundReceivers : PhaseOf(m_round).in.size();
-    return Policy().Ready(m_inbox->CountOfRound(m_round), expected, m_deadlinePassed);
+    if (m_algorithm->AnswersMessages())
+    {
+        const auto it = m_answers.find(m_round);
+        return Policy().Ready(
+            it == m_answers.end() ? 0 : it->second, m_roundReceivers, m_deadlinePassed);
+    }
+    return Policy().Ready(
+        m_inbox->CountOfRound(m_round), PhaseOf(m_round).in.size(), m_deadlinePassed);
 }
 
 void
@@ -927,8 +996,9 @@ LearnerApplication::TryAggregate()
     }
     Simulator::Cancel(m_deadlineEvent);
     const std::vector<uint32_t>& in = PhaseOf(m_round).in;
-    InboxTake take = Policy().TakesWhateverArrived() ? m_inbox->TakeAll(m_round, in)
-                                                     : m_inbox->Take(m_round, in);
+    InboxTake take = m_algorithm->AnswersMessages()    ? TakeAnswers()
+                     : Policy().TakesWhateverArrived() ? m_inbox->TakeAll(m_round, in)
+                                                       : m_inbox->Take(m_round, in);
     std::vector<ReceivedPayload> received;
     received.reserve(take.messages.size());
     for (const InboxMessage& message : take.messages)

@@ -67,6 +67,7 @@ struct MessageReport
     uint64_t valueBytes = 0; ///< known to the sender only (0 on receipt)
     uint64_t totalBytes = 0; ///< header plus payload
     Time time;               ///< when it was handed to TCP, or fully received
+    bool answer = false; ///< an answer to the receiver's payload of that round (pairwise exchange)
 };
 
 /// Reported when a learner's host crashes or comes back.
@@ -280,6 +281,10 @@ class LearnerApplication : public Application
     void DeliverMessage(dlsim::Message message);
     /// A neighbour's payload asks for an answer (SharingAlgorithm::AnswersMessages): give it now.
     void AnswerRequest(const dlsim::Message& request);
+    /// An answer to this node's payload arrived: the algorithm applies it now.
+    void TakeAnswer(const dlsim::Message& answer);
+    /// \return the answers taken since the previous aggregation, as a round reports them
+    dlsim::InboxTake TakeAnswers();
     /// Report, count and send this node's payload to `receivers`.
     void SendPayload(const dlsim::MessageHeader& header,
                      const dlsim::EncodedPayload& payload,
@@ -349,6 +354,10 @@ class LearnerApplication : public Application
     uint32_t m_roundSuperseded = 0;
     /// Neighbours this round's payload went to (what an answering algorithm's round waits for).
     uint32_t m_roundReceivers = 0;
+    /// Answering algorithms: answers taken and not yet reported, by the round they answer.
+    std::map<uint32_t, uint32_t> m_answers;
+    /// Answering algorithms: answers nothing awaited (after a crash), not yet reported.
+    uint32_t m_unexpectedAnswers = 0;
     /// Timed evaluations only: the model of the last aggregation, kept from the start of a round
     /// (when the real training replaces it in the learner) until the round's aggregation.
     std::vector<float> m_aggregatedModel;

@@ -256,7 +256,7 @@ LinkKeys()
          {"ns3::LearnerApplication::Evaluate"}},
         {"target_accuracy", "0.7", "mean test accuracy whose time and bytes to reach are reported"},
         {"tune.lr",
-         "[0.01, 0.03, 0.1]",
+         "[0.01, 0.03, 0.05]",
          "./dlsim tune: learning rates tried for every algorithm (as ALGORITHM.lr)"},
         {"tune.alpha",
          "[]",

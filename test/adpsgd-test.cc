@@ -6,7 +6,6 @@
 #include "adpsgd-sharing.h"
 #include "algorithm-registry.h"
 #include "in-memory-network.h"
-#include "message-inbox.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
@@ -71,8 +70,8 @@ SumOf(const std::vector<Model>& models)
  * Wait-free AD-PSGD on a clock of whole ticks, as LearnerApplication runs it in async rounds:
  * node i ends a round every periods[i] ticks (lr 0: its trained model is what its last
  * aggregation returned), sends its request to the neighbour the algorithm chooses and
- * aggregates the answers that arrived (MessageInbox::TakeAll). A request is answered in the
- * tick it arrives, whatever the receiver is doing. Every message takes 1 to 4 ticks, drawn at
+ * aggregates. A request is answered, and an answer taken, in the tick it arrives, whatever the
+ * receiver is doing. Every message takes 1 to 4 ticks, drawn at
  * random, so exchanges overlap: a node answers others while its own request is on its way,
  * and two nodes may ask each other at once.
  */
@@ -87,7 +86,6 @@ class WaitFreeExchanges
         {
             m_algorithms.push_back(CreateSharingAlgorithm(SharingConfig{"adpsgd"}));
             m_algorithms.back()->Initialize(m_models[i], SharingContext{i, 3});
-            m_inboxes.emplace_back(m_algorithms.back()->GetPartialReceipt(), LateMessages::Stale);
         }
     }
 
@@ -124,7 +122,12 @@ class WaitFreeExchanges
                     continue;
                 }
                 --m_pending[m.to];
-                m_inboxes[m.to].Add(std::move(m.message), 0);
+                ReceivedPayload answer{m.message.sender,
+                                       m.message.senderDegree,
+                                       m.message.payload.data(),
+                                       m.message.payload.size(),
+                                       m.message.round};
+                EXPECT_TRUE(m_algorithms[m.to]->TakeAnswer(answer));
             }
             for (uint32_t i = 0; !quiet && i < m_graph.size(); ++i)
             {
@@ -198,14 +201,7 @@ class WaitFreeExchanges
 
     void Aggregate(uint32_t i, const RoundInfo& info)
     {
-        InboxTake take = m_inboxes[i].TakeAll(info.round);
-        std::vector<ReceivedPayload> received;
-        for (const auto& m : take.messages)
-        {
-            received.push_back(
-                {m.sender, m.senderDegree, m.payload.data(), m.payload.size(), m.round});
-        }
-        m_models[i] = m_algorithms[i]->Aggregate(info, m_models[i], received);
+        m_models[i] = m_algorithms[i]->Aggregate(info, m_models[i], {});
     }
 
     Adjacency m_graph;
@@ -214,7 +210,6 @@ class WaitFreeExchanges
     std::vector<uint32_t> m_rounds;
     std::mt19937 m_rng;
     std::vector<std::unique_ptr<SharingAlgorithm>> m_algorithms;
-    std::vector<MessageInbox> m_inboxes;
     std::vector<InFlight> m_inFlight;
     std::map<uint32_t, uint32_t> m_pending; ///< unanswered requests per node
     uint64_t m_tick = 0;
@@ -260,29 +255,33 @@ TEST(Adpsgd, KeepsTheSumThroughOverlappingExchangesAndReachesTheAverage)
     }
 }
 
-/// An answer to a round that asked nobody, or a second answer to one, is refused by name.
-TEST(Adpsgd, AnAnswerNobodyAskedForIsRefused)
+/// An answer to a round that asked nobody, from another sender, or a second answer to one, is
+/// not applied; malformed bytes are refused (PayloadError).
+TEST(Adpsgd, AnAnswerNobodyAwaitsIsNotApplied)
 {
     AdpsgdSharing a;
     AdpsgdSharing b;
     const std::vector<float> model(4, 1.0f);
     a.Initialize(model, SharingContext{0, 1});
-    b.Initialize(model, SharingContext{1, 1});
+    b.Initialize(std::vector<float>(4, 3.0f), SharingContext{1, 1});
     const RoundInfo info{1, 1, 1};
     const auto request = a.Encode(info, model).bytes;
     ASSERT_EQ(a.Receivers(info, {1}), std::vector<uint32_t>{1});
     const auto answer = b.Answer({0, 1, request.data(), request.size(), 1}).bytes;
-    const ReceivedPayload fromB{1, 1, answer.data(), answer.size(), 1};
-    EXPECT_NO_THROW(a.Aggregate(info, model, {fromB}));
+    EXPECT_FALSE(a.TakeAnswer({2, 1, answer.data(), answer.size(), 1})) << "another sender";
+    EXPECT_FALSE(a.TakeAnswer({1, 1, answer.data(), answer.size(), 2})) << "another round";
+    EXPECT_TRUE(a.TakeAnswer({1, 1, answer.data(), answer.size(), 1}));
+    EXPECT_FALSE(a.TakeAnswer({1, 1, answer.data(), answer.size(), 1})) << "taken already";
+    EXPECT_EQ(a.GetHeldModel(), std::vector<double>(4, 2.0));
+    const std::vector<uint8_t> cut(answer.begin(), answer.begin() + 7);
     try
     {
-        a.Aggregate(RoundInfo{2, 1, 1}, model, {fromB});
-        ADD_FAILURE() << "a second answer to round 1 was taken";
+        a.TakeAnswer({1, 1, cut.data(), cut.size(), 1});
+        ADD_FAILURE() << "a cut payload was taken";
     }
     catch (const PayloadError& e)
     {
-        EXPECT_NE(std::string(e.what()).find("learner 1 to round 1"), std::string::npos)
-            << e.what();
+        EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
     }
 }
 
@@ -310,8 +309,8 @@ TEST(Adpsgd, AnUnansweredRequestHoldsTheNodeBackForALimitedNumberOfRounds)
     a.Encode(RoundInfo{round, 1, 1}, model);
     EXPECT_EQ(a.Receivers(RoundInfo{round, 1, 1}, {1}).size(), 1u) << "asks again";
     const auto answer = b.Answer({0, 1, request.data(), request.size(), 1}).bytes;
-    const std::vector<float> next
-        = a.Aggregate(RoundInfo{round, 1, 1}, model, {{1, 1, answer.data(), answer.size(), 1}});
+    EXPECT_TRUE(a.TakeAnswer({1, 1, answer.data(), answer.size(), 1}));
+    const std::vector<float> next = a.Aggregate(RoundInfo{round, 1, 1}, model, {});
     EXPECT_EQ(next, std::vector<float>(4, 2.0f)) << "the late answer of round 1, applied";
     EXPECT_EQ(b.GetHeldModel(), std::vector<double>(4, 2.0));
 }

@@ -437,6 +437,7 @@ TEST(AlgorithmRegistry, EveryRegistrationMatchesItsInstances)
         }
         auto algorithm = CreateSharingAlgorithm(AlgorithmRegistry::Parameters(name, values, 10));
         EXPECT_EQ(algorithm->ForDirectedGraphs(), r.forDirectedGraphs) << name;
+        EXPECT_EQ(algorithm->AnswersMessages(), r.answersMessages) << name;
         std::map<std::string, std::string> config{{"algorithm", name}};
         for (const auto& key : AlgorithmRegistry::Keys())
         {

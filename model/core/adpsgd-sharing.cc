@@ -18,6 +18,7 @@ AdpsgdSharing::Initialize(const std::vector<float>& initialModel, const SharingC
     m_model.assign(initialModel.begin(), initialModel.end());
     m_start = initialModel;
     m_sent.clear();
+    m_drafts.clear();
     m_partnerSeed = DeriveSeed(context.seed, context.self, SeedUse::PartnerChoice);
 }
 
@@ -38,22 +39,32 @@ AdpsgdSharing::ValuesOf(const ReceivedPayload& message) const
 EncodedPayload
 AdpsgdSharing::Encode(const RoundInfo& round, const std::vector<float>& trainedModel)
 {
-    // The update was computed from m_start; answers given meanwhile changed the held model.
+    // The update was computed from m_start; answers taken meanwhile changed the held model.
     for (size_t k = 0; k < m_model.size(); ++k)
     {
         m_model[k] += static_cast<double>(trainedModel[k]) - m_start[k];
     }
+    // A round run again after a crash counts its update from what the learner then holds.
+    m_start = trainedModel;
     Payload payload;
     payload.form = PayloadForm::Full;
     payload.length = static_cast<uint32_t>(m_model.size());
     payload.values = WireModel();
-    m_sent[round.round] = payload.values;
+    m_drafts[round.round].values = payload.values;
     return EncodePayload(payload);
 }
 
 std::vector<uint32_t>
 AdpsgdSharing::Receivers(const RoundInfo& round, const std::vector<uint32_t>& outNeighbours)
 {
+    auto draft = m_drafts.find(round.round);
+    if (draft == m_drafts.end())
+    {
+        throw PayloadError("AD-PSGD: round " + std::to_string(round.round)
+                           + " chose receivers before encoding its payload");
+    }
+    Pending request = std::move(draft->second);
+    m_drafts.erase(draft);
     // One exchange of its own at a time, as AD-PSGD's communication thread averages once at
     // a time while the computation goes on: a round whose earlier request is still unanswered
     // (rounds that do not wait) asks nobody; its local update is applied all the same. A
@@ -66,12 +77,14 @@ AdpsgdSharing::Receivers(const RoundInfo& round, const std::vector<uint32_t>& ou
                       { return sent.first < round.round && round.round - sent.first < kPatience; });
     if (outNeighbours.empty() || waiting)
     {
-        m_sent.erase(round.round);
         return {};
     }
     // A draw per round from the node's own stream: the same partners whatever the timing.
     const uint64_t draw = MixBits(m_partnerSeed ^ MixBits(round.round));
-    return {outNeighbours[draw % outNeighbours.size()]};
+    request.partner = outNeighbours[draw % outNeighbours.size()];
+    const uint32_t partner = request.partner;
+    m_sent[round.round] = std::move(request); // a round run again after a crash asks again
+    return {partner};
 }
 
 EncodedPayload
@@ -90,26 +103,32 @@ AdpsgdSharing::Answer(const ReceivedPayload& request)
     return EncodePayload(payload);
 }
 
+bool
+AdpsgdSharing::TakeAnswer(const ReceivedPayload& answer)
+{
+    const std::vector<float> theirs = ValuesOf(answer);
+    const auto sent = m_sent.find(answer.round);
+    if (sent == m_sent.end() || sent->second.partner != answer.sender)
+    {
+        return false;
+    }
+    for (size_t k = 0; k < m_model.size(); ++k)
+    {
+        m_model[k] += 0.5 * (static_cast<double>(theirs[k]) - sent->second.values[k]);
+    }
+    m_sent.erase(sent);
+    return true;
+}
+
 std::vector<float>
-AdpsgdSharing::Aggregate(const RoundInfo& /* round */,
+AdpsgdSharing::Aggregate(const RoundInfo& round,
                          const std::vector<float>& /* trainedModel: applied by Encode */,
                          const std::vector<ReceivedPayload>& received)
 {
-    for (const ReceivedPayload& answer : received)
+    if (!received.empty())
     {
-        const auto sent = m_sent.find(answer.round);
-        if (sent == m_sent.end())
-        {
-            throw PayloadError("AD-PSGD: an answer from learner " + std::to_string(answer.sender)
-                               + " to round " + std::to_string(answer.round)
-                               + ", which asked nobody or was answered already");
-        }
-        const std::vector<float> theirs = ValuesOf(answer);
-        for (size_t k = 0; k < m_model.size(); ++k)
-        {
-            m_model[k] += 0.5 * (static_cast<double>(theirs[k]) - sent->second[k]);
-        }
-        m_sent.erase(sent);
+        throw PayloadError("AD-PSGD: round " + std::to_string(round.round)
+                           + " got payloads to aggregate; answers are taken on arrival");
     }
     m_start = WireModel();
     return m_start;

@@ -25,8 +25,8 @@ struct AlgorithmRegistration;
  * exactly and the sum of the models is kept (to double precision: the model is held in double,
  * the wire carries float32) however exchanges overlap. A node's local update is computed on the
  * model it started the round from and applied to the model it holds when it ends (answers may
- * have changed it meanwhile): AD-PSGD's stale read. Answers are increments: each is applied once,
- * a late one in the next aggregation. A node has one exchange of its own in flight at most: a
+ * have changed it meanwhile): AD-PSGD's stale read. An answer is applied once, on arrival,
+ * also after the node's last round. A node has one exchange of its own in flight at most: a
  * round whose earlier request is unanswered asks nobody, for kPatience rounds at most.
  */
 class AdpsgdSharing : public SharingAlgorithm
@@ -47,6 +47,7 @@ class AdpsgdSharing : public SharingAlgorithm
                                     const std::vector<uint32_t>& outNeighbours) override;
     bool AnswersMessages() const override;
     EncodedPayload Answer(const ReceivedPayload& request) override;
+    bool TakeAnswer(const ReceivedPayload& answer) override;
 
     /// \return the model the node holds now, answers included (what the sum is kept of)
     const std::vector<double>& GetHeldModel() const;
@@ -57,10 +58,18 @@ class AdpsgdSharing : public SharingAlgorithm
     /// \return the values of a payload of the whole model
     std::vector<float> ValuesOf(const ReceivedPayload& message) const;
 
-    std::vector<double> m_model;                   ///< the held model, in double
-    std::vector<float> m_start;                    ///< what the learner trains from
-    std::map<uint32_t, std::vector<float>> m_sent; ///< requests awaiting an answer, by round
-    uint64_t m_partnerSeed = 0;                    ///< the seed of the partner draws
+    /// A request awaiting its answer.
+    struct Pending
+    {
+        uint32_t partner = 0;      ///< whom it went to
+        std::vector<float> values; ///< what it carried
+    };
+
+    std::vector<double> m_model;          ///< the held model, in double
+    std::vector<float> m_start;           ///< what the learner's update is counted from
+    std::map<uint32_t, Pending> m_sent;   ///< requests awaiting an answer, by round
+    std::map<uint32_t, Pending> m_drafts; ///< this round's request, until Receivers sends it
+    uint64_t m_partnerSeed = 0;           ///< the seed of the partner draws
 };
 
 /// \return the registration of AD-PSGD (algorithm-registry.h)

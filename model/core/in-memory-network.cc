@@ -202,10 +202,11 @@ InMemoryNetwork::Run(uint32_t rounds)
             r.round = message.header.round;
             return r;
         };
-        if (m_algorithms.front()->AnswersMessages())
+        const bool exchanges = m_algorithms.front()->AnswersMessages();
+        if (exchanges)
         {
             // Requests are answered in the order of their receivers, then of their senders; the
-            // answers are what the senders aggregate.
+            // senders take the answers in their own order, before they aggregate.
             std::vector<std::vector<Message>> requests(n);
             for (uint32_t j = 0; j < n; ++j)
             {
@@ -232,7 +233,14 @@ InMemoryNetwork::Run(uint32_t rounds)
             std::vector<ReceivedPayload> received;
             for (const Message& message : arrived)
             {
-                received.push_back(payloadOf(message));
+                if (!exchanges)
+                {
+                    received.push_back(payloadOf(message));
+                }
+                else if (!m_algorithms[j]->TakeAnswer(payloadOf(message)))
+                {
+                    throw std::logic_error("an answer nothing awaited, in a round without loss");
+                }
             }
             next[j] = m_algorithms[j]->Aggregate(info[j], m_models[j], received);
         }

@@ -44,6 +44,13 @@ SharingAlgorithm::Answer(const ReceivedPayload& request)
                        + " asked for an answer, which this algorithm never gives");
 }
 
+bool
+SharingAlgorithm::TakeAnswer(const ReceivedPayload& answer)
+{
+    throw PayloadError("learner " + std::to_string(answer.sender)
+                       + " sent an answer, which this algorithm never asks for");
+}
+
 ReceivedValues
 DecodeReceived(const ReceivedPayload& message, const PayloadShape& shape)
 {

@@ -149,9 +149,10 @@ class SharingAlgorithm
     /**
      * \return whether every payload asks its receiver for an answer (pairwise exchanges, as
      * AD-PSGD's averaging): the receiver calls Answer as soon as the payload arrives, whatever
-     * it is doing, and sends what it returns back to the sender alone. The answers, not the
-     * neighbours' payloads, are then what the sender's Aggregate gets and what its round waits
-     * for. Such an algorithm's learning depends on when messages arrive. Default: false.
+     * it is doing, and sends what it returns back to the sender alone; the sender calls
+     * TakeAnswer as soon as the answer arrives. Its round waits for the answers to its own
+     * payload, not for the neighbours' payloads, and its Aggregate gets no payloads. Such an
+     * algorithm's learning depends on when messages arrive. Default: false.
      */
     virtual bool AnswersMessages() const;
 
@@ -162,6 +163,15 @@ class SharingAlgorithm
      * \throws PayloadError when the payload is malformed or does not fit the model
      */
     virtual EncodedPayload Answer(const ReceivedPayload& request);
+
+    /**
+     * \brief Apply an answer to this node's payload on arrival (only if AnswersMessages()).
+     * \param answer the payload as received; its round is the round of the payload it answers
+     * \return false if no payload of that round awaits an answer from that sender (a duplicate
+     * after a crash): nothing was applied
+     * \throws PayloadError when the payload is malformed or does not fit the model
+     */
+    virtual bool TakeAnswer(const ReceivedPayload& answer);
 };
 
 /**
