@@ -674,16 +674,10 @@ void
 LearnerApplication::AnswerRequest(const Message& request)
 {
     const MessageHeader& h = request.header;
-    ReceivedPayload received;
-    received.sender = h.sender;
-    received.senderDegree = h.senderDegree;
-    received.data = request.payload.data();
-    received.size = request.payload.size();
-    received.round = h.round;
     EncodedPayload answer;
     try
     {
-        answer = m_algorithm->Answer(received);
+        answer = m_algorithm->Answer(ReceivedOf(request));
     }
     catch (const std::exception& e)
     {
@@ -703,16 +697,10 @@ void
 LearnerApplication::TakeAnswer(const Message& answer)
 {
     const MessageHeader& h = answer.header;
-    ReceivedPayload received;
-    received.sender = h.sender;
-    received.senderDegree = h.senderDegree;
-    received.data = answer.payload.data();
-    received.size = answer.payload.size();
-    received.round = h.round;
     bool applied = false;
     try
     {
-        applied = m_algorithm->TakeAnswer(received);
+        applied = m_algorithm->TakeAnswer(ReceivedOf(answer));
     }
     catch (const std::exception& e)
     {

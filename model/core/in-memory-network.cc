@@ -192,16 +192,6 @@ InMemoryNetwork::Run(uint32_t rounds)
                       { return a.header.sender < b.header.sender; });
             return arrived;
         };
-        auto payloadOf = [](const Message& message)
-        {
-            ReceivedPayload r;
-            r.sender = message.header.sender;
-            r.senderDegree = message.header.senderDegree;
-            r.data = message.payload.data();
-            r.size = message.payload.size();
-            r.round = message.header.round;
-            return r;
-        };
         const bool exchanges = m_algorithms.front()->AnswersMessages();
         if (exchanges)
         {
@@ -221,8 +211,9 @@ InMemoryNetwork::Run(uint32_t rounds)
                     header.sender = j;
                     header.round = request.header.round;
                     header.senderDegree = info[j].outDegree;
-                    deliver(
-                        header, m_algorithms[j]->Answer(payloadOf(request)), request.header.sender);
+                    deliver(header,
+                            m_algorithms[j]->Answer(ReceivedOf(request)),
+                            request.header.sender);
                 }
             }
         }
@@ -235,9 +226,9 @@ InMemoryNetwork::Run(uint32_t rounds)
             {
                 if (!exchanges)
                 {
-                    received.push_back(payloadOf(message));
+                    received.push_back(ReceivedOf(message));
                 }
-                else if (!m_algorithms[j]->TakeAnswer(payloadOf(message)))
+                else if (!m_algorithms[j]->TakeAnswer(ReceivedOf(message)))
                 {
                     throw std::logic_error("an answer nothing awaited, in a round without loss");
                 }

@@ -51,6 +51,18 @@ SharingAlgorithm::TakeAnswer(const ReceivedPayload& answer)
                        + " sent an answer, which this algorithm never asks for");
 }
 
+ReceivedPayload
+ReceivedOf(const Message& message)
+{
+    ReceivedPayload r;
+    r.sender = message.header.sender;
+    r.senderDegree = message.header.senderDegree;
+    r.data = message.payload.data();
+    r.size = message.payload.size();
+    r.round = message.header.round;
+    return r;
+}
+
 ReceivedValues
 DecodeReceived(const ReceivedPayload& message, const PayloadShape& shape)
 {

@@ -7,6 +7,7 @@
 #ifndef DLSIM_SHARING_ALGORITHM_H
 #define DLSIM_SHARING_ALGORITHM_H
 
+#include "message-framing.h"
 #include "message-inbox.h"
 #include "payload-codec.h"
 
@@ -44,6 +45,12 @@ struct ReceivedPayload
     size_t size = 0;               ///< its length in bytes
     uint32_t round = 0; ///< the sender's round (earlier than the aggregated one if stale)
 };
+
+/**
+ * \param message a whole message as received
+ * \return its payload as an algorithm takes it (pointing into `message`, valid while it is)
+ */
+ReceivedPayload ReceivedOf(const Message& message);
 
 /// What an algorithm accepts from a neighbour.
 struct PayloadShape
