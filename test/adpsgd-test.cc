@@ -255,15 +255,24 @@ TEST(Adpsgd, KeepsTheSumThroughOverlappingExchangesAndReachesTheAverage)
     }
 }
 
+/// Node 0 holding four 1s and node 1 four 3s, so that an exchange leaves both at 2.
+/// \return node 0's model
+std::vector<float>
+TwoNodes(AdpsgdSharing& a, AdpsgdSharing& b)
+{
+    const std::vector<float> model(4, 1.0f);
+    a.Initialize(model, SharingContext{0, 1});
+    b.Initialize(std::vector<float>(4, 3.0f), SharingContext{1, 1});
+    return model;
+}
+
 /// An answer to a round that asked nobody, from another sender, or a second answer to one, is
 /// not applied; malformed bytes are refused (PayloadError).
 TEST(Adpsgd, AnAnswerNobodyAwaitsIsNotApplied)
 {
     AdpsgdSharing a;
     AdpsgdSharing b;
-    const std::vector<float> model(4, 1.0f);
-    a.Initialize(model, SharingContext{0, 1});
-    b.Initialize(std::vector<float>(4, 3.0f), SharingContext{1, 1});
+    const std::vector<float> model = TwoNodes(a, b);
     const RoundInfo info{1, 1, 1};
     const auto request = a.Encode(info, model).bytes;
     ASSERT_EQ(a.Receivers(info, {1}), std::vector<uint32_t>{1});
@@ -294,9 +303,7 @@ TEST(Adpsgd, AnUnansweredRequestHoldsTheNodeBackForALimitedNumberOfRounds)
 {
     AdpsgdSharing a;
     AdpsgdSharing b;
-    const std::vector<float> model(4, 1.0f);
-    a.Initialize(model, SharingContext{0, 1});
-    b.Initialize(std::vector<float>(4, 3.0f), SharingContext{1, 1});
+    const std::vector<float> model = TwoNodes(a, b);
     const auto request = a.Encode(RoundInfo{1, 1, 1}, model).bytes;
     ASSERT_EQ(a.Receivers(RoundInfo{1, 1, 1}, {1}).size(), 1u);
     uint32_t round = 2;

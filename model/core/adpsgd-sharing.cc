@@ -28,6 +28,16 @@ AdpsgdSharing::WireModel() const
     return std::vector<float>(m_model.begin(), m_model.end());
 }
 
+Payload
+AdpsgdSharing::WirePayload() const
+{
+    Payload payload;
+    payload.form = PayloadForm::Full;
+    payload.length = static_cast<uint32_t>(m_model.size());
+    payload.values = WireModel();
+    return payload;
+}
+
 std::vector<float>
 AdpsgdSharing::ValuesOf(const ReceivedPayload& message) const
 {
@@ -46,10 +56,7 @@ AdpsgdSharing::Encode(const RoundInfo& round, const std::vector<float>& trainedM
     }
     // A round run again after a crash counts its update from what the learner then holds.
     m_start = trainedModel;
-    Payload payload;
-    payload.form = PayloadForm::Full;
-    payload.length = static_cast<uint32_t>(m_model.size());
-    payload.values = WireModel();
+    const Payload payload = WirePayload();
     m_drafts[round.round].values = payload.values;
     return EncodePayload(payload);
 }
@@ -91,10 +98,7 @@ EncodedPayload
 AdpsgdSharing::Answer(const ReceivedPayload& request)
 {
     const std::vector<float> theirs = ValuesOf(request);
-    Payload payload;
-    payload.form = PayloadForm::Full;
-    payload.length = static_cast<uint32_t>(m_model.size());
-    payload.values = WireModel();
+    const Payload payload = WirePayload();
     // Half the difference of the two payloads as sent: the requester adds its negative.
     for (size_t k = 0; k < m_model.size(); ++k)
     {

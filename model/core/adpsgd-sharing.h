@@ -55,6 +55,8 @@ class AdpsgdSharing : public SharingAlgorithm
   private:
     /// \return the held model as float32, as it goes on the wire
     std::vector<float> WireModel() const;
+    /// \return the held model as the Full payload a request or an answer carries
+    Payload WirePayload() const;
     /// \return the values of a payload of the whole model
     std::vector<float> ValuesOf(const ReceivedPayload& message) const;
 
