@@ -4,6 +4,7 @@
  */
 #include "rate-trace-helper.h"
 
+#include "flow-network.h"
 #include "ns3/data-rate.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -76,6 +77,8 @@ class RateTraceFollower : public SimpleRefCount<RateTraceFollower>
                               << ": DataRate " << m_steps[step].second);
         // The same as setting the DataRate attribute; a packet being sent keeps its old rate.
         m_device->SetDataRate(m_steps[step].second);
+        // Messages carried as flows (network.model = flow) take the new rate too.
+        FlowNetwork::NotifyDataRate(m_device);
     }
 
     Ptr<PointToPointNetDevice> m_device;

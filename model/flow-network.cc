@@ -175,15 +175,13 @@ FlowNetwork::RouteOf(Ptr<Node> node, Ipv4Address address, uint32_t* to)
                          + std::to_string(node->GetId()) + " does not end within 256 hops");
 }
 
-uint32_t
-FlowNetwork::Connect(Ptr<Node> node, Ipv4Address address, const TcpTransportSettings& settings)
+void
+FlowNetwork::Measure(Connection& c)
 {
-    Connection c;
-    c.links = RouteOf(node, address, &c.to);
-    c.segmentBytes = settings.segmentSize;
     const double wire = c.segmentBytes + kHeaderBytes;
     double propagation = 0.0;
     double transmissions = 0.0;
+    c.deliveryDelay = 0.0;
     c.bottleneck = std::numeric_limits<double>::infinity();
     for (size_t i = 0; i < c.links.size(); ++i)
     {
@@ -197,6 +195,50 @@ FlowNetwork::Connect(Ptr<Node> node, Ipv4Address address, const TcpTransportSett
         c.bottleneck = std::min(c.bottleneck, link.payloadBytesPerSecond);
     }
     c.rttSeconds = 2.0 * propagation + transmissions;
+}
+
+void
+FlowNetwork::NotifyDataRate(Ptr<NetDevice> device)
+{
+    if (!g_network)
+    {
+        return;
+    }
+    const auto it = g_network->m_linkOfDevice.find(device);
+    if (it == g_network->m_linkOfDevice.end())
+    {
+        return;
+    }
+    DataRateValue rate;
+    device->GetAttribute("DataRate", rate);
+    g_network->SetRate(it->second, static_cast<double>(rate.Get().GetBitRate()));
+}
+
+void
+FlowNetwork::SetRate(uint32_t link, double bitsPerSecond)
+{
+    // The bytes sent so far at the old rates, then every connection over the link measured
+    // again: its bottleneck, and the segment's transmission in its round trip and delivery.
+    Advance();
+    m_links[link].bitsPerSecond = bitsPerSecond;
+    for (Connection& c : m_connections)
+    {
+        if (std::find(c.links.begin(), c.links.end(), link) != c.links.end())
+        {
+            Measure(c);
+        }
+    }
+    ++m_events;
+    Reschedule();
+}
+
+uint32_t
+FlowNetwork::Connect(Ptr<Node> node, Ipv4Address address, const TcpTransportSettings& settings)
+{
+    Connection c;
+    c.links = RouteOf(node, address, &c.to);
+    c.segmentBytes = settings.segmentSize;
+    Measure(c);
     c.initialWindowBytes = settings.initialCwnd * c.segmentBytes;
     c.windowBytes = c.initialWindowBytes;
     c.bufferBytes = settings.bufferSize;
@@ -458,7 +500,10 @@ FlowNetwork::Reschedule()
         }
         if (WindowRate(c) < c.bottleneck && c.windowBytes < c.bufferBytes)
         {
-            next = std::min(next, (c.nextWindowStep - Simulator::Now()).GetSeconds());
+            // A window that stopped limiting when the link was slower may limit again after a
+            // rate step up: its next doubling can be due already.
+            next
+                = std::min(next, std::max(0.0, (c.nextWindowStep - Simulator::Now()).GetSeconds()));
         }
     }
     Simulator::Cancel(m_event);

@@ -46,8 +46,9 @@ class FlowModelError : public std::runtime_error
  * arrives one propagation delay, plus one segment's transmission on every later hop, after its last
  * byte left. Messages of one connection go one after the other (one TCP stream). Events happen only
  * when a flow starts or ends or a window grows; nothing else is simulated. Routes are read from the
- * nodes' IPv4 routing, hop by hop. Not modelled: loss, queues and their delay (ACKs queued behind
- * the other direction's data included), rate changes during a run.
+ * nodes' IPv4 routing, hop by hop. A link's rate may change during a run (rate traces:
+ * NotifyDataRate). Not modelled: loss, queues and their delay (ACKs queued behind the other
+ * direction's data included).
  */
 class FlowNetwork : public Object
 {
@@ -96,8 +97,17 @@ class FlowNetwork : public Object
     /// \param connection from Connect: closed, its messages (sent or not) forgotten
     void Close(uint32_t connection);
 
-    /// \return flow events handled so far (starts, ends, window steps)
+    /// \return flow events handled so far (starts, ends, window steps, rate changes)
     uint64_t GetEvents() const;
+
+    /**
+     * \brief A point-to-point device's DataRate has just changed (a rate trace's step): the
+     * flows over that link direction take the new rate from now. Does nothing when the
+     * simulation has no flow network, or the device carries no flow yet (its rate is read when
+     * a route first uses it).
+     * \param device the device whose DataRate attribute was set
+     */
+    static void NotifyDataRate(Ptr<NetDevice> device);
 
   private:
     /// One direction of a point-to-point link.
@@ -141,6 +151,10 @@ class FlowNetwork : public Object
     /// The route from `node` to `address`, as link indices (made on first use per direction).
     std::vector<uint32_t> RouteOf(Ptr<Node> node, Ipv4Address address, uint32_t* to);
     uint32_t LinkOf(Ptr<NetDevice> device);
+    /// A connection's round-trip time, delivery delay and bottleneck from its links' rates.
+    void Measure(Connection& c);
+    /// Bring the flows to now, give a link direction its new rate and share the links again.
+    void SetRate(uint32_t link, double bitsPerSecond);
     /// Start the head message of a connection whose handshake is over, if it is waiting.
     void StartHead(uint32_t id);
     /// Make a connection's head message its active flow, from now.

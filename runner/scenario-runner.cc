@@ -280,16 +280,15 @@ ReadNetworkModel(const ScenarioConfig& c, ScenarioPlan& plan)
     for (const ScenarioKey& key : ScenarioKeys())
     {
         const bool unmodelled = key.name == "link.loss" || key.name == "cross.traffic"
-                                || key.name == "trace.file" || key.name.rfind("faults.", 0) == 0
+                                || key.name.rfind("faults.", 0) == 0
                                 || key.name.rfind("capture.", 0) == 0;
         if (unmodelled && key.name != "faults.mean_down" && key.name != "capture.snaplen"
             && c.GetString(key.name) != key.defaultValue)
         {
             throw ScenarioError(key.name + ": network.model = flow does not model "
-                                + (key.name.rfind("capture.", 0) == 0 ? "packets to capture"
-                                   : key.name.rfind("faults.", 0) == 0
-                                       ? "faults"
-                                       : "loss, cross traffic or rate traces")
+                                + (key.name.rfind("capture.", 0) == 0  ? "packets to capture"
+                                   : key.name.rfind("faults.", 0) == 0 ? "faults"
+                                                                       : "loss or cross traffic")
                                 + "; use network.model = packet");
         }
     }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <map>
 #include <sstream>
@@ -104,6 +105,29 @@ TEST(FlowModel, OneWayTransfersMatchThePacketLevel)
         EXPECT_LT(std::abs(LargestDeviation(packet, flow)), 0.02) << latency;
         fs::remove_all(fs::path(packet).parent_path());
     }
+}
+
+/**
+ * A rate trace steps every link between 1, 3 and 8 Mbit/s while messages flow (every 0.3 s,
+ * shorter than a message): the flows take each new rate as the packet level's devices do, and
+ * the rounds end within 3% of the packet level's (measured: 1.9% in the first round, under 0.5%
+ * after). With the steps not followed (FlowNetwork not told), the flows keep the 1 Mbit/s of the
+ * trace's first step and the rounds end up to 4.7 times as late: this test fails.
+ */
+TEST(FlowModel, RateTracesStepTheFlowsAsTheyStepThePacketLevel)
+{
+    const std::string out = FreshTempFolder("flow-trace-file");
+    std::ofstream(out + "/steps.csv") << "time_s,rate\n0,1Mbps\n0.3,8Mbps\n0.6,3Mbps\n0.9,8Mbps\n";
+    const auto [packet, flow] = RunBoth(
+        "trace",
+        kData
+            + " --nodes=3 --topology=directed-ring --algorithm=sparse-push "
+              "--sparse-push.alpha=1 --rounds=4 --link.bandwidth=5Mbps --link.latency=10ms "
+              "--trace.links=all --trace.file="
+            + out + "/steps.csv");
+    EXPECT_LT(std::abs(LargestDeviation(packet, flow)), 0.03);
+    fs::remove_all(fs::path(packet).parent_path());
+    fs::remove_all(out);
 }
 
 /**
