@@ -64,6 +64,7 @@ set(DLSIM_NS3_LAYER_SOURCES
   ${DLSIM_SOURCE_DIR}/model/learner-application.cc
   ${DLSIM_SOURCE_DIR}/model/learner-evaluator.cc
   ${DLSIM_SOURCE_DIR}/model/learning-recorder.cc
+  ${DLSIM_SOURCE_DIR}/model/flow-cross-traffic.cc
   ${DLSIM_SOURCE_DIR}/model/flow-message-transport.cc
   ${DLSIM_SOURCE_DIR}/model/flow-network.cc
   ${DLSIM_SOURCE_DIR}/model/network-model.cc

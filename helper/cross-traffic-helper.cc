@@ -4,6 +4,7 @@
  */
 #include "cross-traffic-helper.h"
 
+#include "flow-cross-traffic.h"
 #include "ns3/bulk-send-helper.h"
 #include "ns3/channel.h"
 #include "ns3/data-rate.h"
@@ -43,6 +44,13 @@ AddressOf(Ptr<NetDevice> device)
     return ipv4->GetAddress(static_cast<uint32_t>(interface), 0).GetLocal();
 }
 
+/// The on or off periods of onoff traffic, over packets and over flows alike.
+std::string
+ExponentialOf(double meanSeconds)
+{
+    return "ns3::ExponentialRandomVariable[Mean=" + std::to_string(meanSeconds) + "]";
+}
+
 } // namespace
 
 CrossTrafficHelper::CrossTrafficHelper(const std::string& kind,
@@ -66,6 +74,12 @@ CrossTrafficHelper::CrossTrafficHelper(const std::string& kind,
     }
 }
 
+void
+CrossTrafficHelper::SetFlows(bool flows)
+{
+    m_flows = flows;
+}
+
 ApplicationContainer
 CrossTrafficHelper::Install(const Underlay& underlay, const std::vector<std::string>& roles)
 {
@@ -86,6 +100,20 @@ CrossTrafficHelper::Install(const Underlay& underlay, const std::vector<std::str
                  << "), which it would fill for good; give a lower rate, "
                  << "or onoff traffic";
             throw ConfigValueError(text.str());
+        }
+        if (m_flows)
+        {
+            Ptr<FlowCrossTraffic> source = CreateObject<FlowCrossTraffic>();
+            source->Setup(link.device, m_kind, m_rateBps);
+            if (m_kind == "onoff")
+            {
+                source->SetAttribute("OnTime", StringValue(ExponentialOf(m_onSeconds)));
+                source->SetAttribute("OffTime", StringValue(ExponentialOf(m_offSeconds)));
+            }
+            link.device->GetNode()->AddApplication(source);
+            m_sources.Add(source);
+            apps.Add(source);
+            continue;
         }
         Ptr<NetDevice> receiver = ReceiverOf(link);
         InetSocketAddress destination(AddressOf(receiver), kCrossPort);
@@ -113,12 +141,8 @@ CrossTrafficHelper::Install(const Underlay& underlay, const std::vector<std::str
             onoff.SetConstantRate(DataRate(static_cast<uint64_t>(m_rateBps + 0.5)), 1448);
             if (m_kind == "onoff")
             {
-                onoff.SetAttribute("OnTime",
-                                   StringValue("ns3::ExponentialRandomVariable[Mean="
-                                               + std::to_string(m_onSeconds) + "]"));
-                onoff.SetAttribute("OffTime",
-                                   StringValue("ns3::ExponentialRandomVariable[Mean="
-                                               + std::to_string(m_offSeconds) + "]"));
+                onoff.SetAttribute("OnTime", StringValue(ExponentialOf(m_onSeconds)));
+                onoff.SetAttribute("OffTime", StringValue(ExponentialOf(m_offSeconds)));
             }
             source = onoff.Install(link.device->GetNode());
         }
@@ -149,6 +173,10 @@ CrossTrafficHelper::AssignStreams(int64_t stream)
         if (Ptr<OnOffApplication> onoff = DynamicCast<OnOffApplication>(m_sources.Get(i)))
         {
             used += onoff->AssignStreams(stream + used);
+        }
+        else if (Ptr<FlowCrossTraffic> flows = DynamicCast<FlowCrossTraffic>(m_sources.Get(i)))
+        {
+            used += flows->AssignStreams(stream + used); // the same streams as over packets
         }
     }
     return used;

@@ -24,7 +24,8 @@ namespace ns3
  *    the given means (so the mean load is rate x on / (on + off));
  *  - "bulk": a TCP transfer that never ends (BulkSendApplication), taking whatever share TCP
  *    gives it.
- * UDP packets are 1448 bytes. Sinks are PacketSinks on port 9.
+ * UDP packets are 1448 bytes. Sinks are PacketSinks on port 9. With SetFlows the same traffic is
+ * flows (FlowCrossTraffic), and there are no sinks.
  */
 class CrossTrafficHelper
 {
@@ -40,6 +41,13 @@ class CrossTrafficHelper
                        double rateBps,
                        double onSeconds,
                        double offSeconds);
+
+    /**
+     * \brief Install the traffic as flows of the flow-level network model (FlowCrossTraffic),
+     * for learners whose messages are flows (network.model = flow), not as packets.
+     * \param flows whether to
+     */
+    void SetFlows(bool flows);
 
     /**
      * \brief Install flows on every link direction of `underlay` whose role is in `roles`.
@@ -61,6 +69,7 @@ class CrossTrafficHelper
     double m_rateBps;
     double m_onSeconds;
     double m_offSeconds;
+    bool m_flows = false;
     ApplicationContainer m_sources;
 };
 

@@ -266,6 +266,24 @@ FlowNetwork::Send(uint32_t connection,
     StartHead(connection);
 }
 
+uint32_t
+FlowNetwork::AddLoad(Ptr<NetDevice> device)
+{
+    m_loads.push_back({LinkOf(device), 0.0});
+    return static_cast<uint32_t>(m_loads.size() - 1);
+}
+
+void
+FlowNetwork::SetLoad(uint32_t load, double bitsPerSecond)
+{
+    Advance();
+    Load& l = m_loads.at(load);
+    m_links[l.link].loadBitsPerSecond += bitsPerSecond - l.bitsPerSecond;
+    l.bitsPerSecond = bitsPerSecond;
+    ++m_events;
+    Reschedule();
+}
+
 std::vector<DroppedMessage>
 FlowNetwork::DropUnsent(uint32_t connection)
 {
@@ -468,7 +486,10 @@ FlowNetwork::Reschedule()
     std::vector<double> capacity(m_links.size());
     for (size_t l = 0; l < m_links.size(); ++l)
     {
-        capacity[l] = m_links[l].payloadBytesPerSecond;
+        // A load's packets go first: UDP does not back off, so TCP gets what it leaves.
+        const Link& link = m_links[l];
+        capacity[l] = link.payloadBytesPerSecond
+                      * std::max(0.0, 1.0 - link.loadBitsPerSecond / link.bitsPerSecond);
     }
     Fill(capacity);
     for (const Connection& c : m_connections)

@@ -44,11 +44,13 @@ class FlowModelError : public std::runtime_error
  * doubling every round trip (slow start) until it no longer limits the flow, and halving for every
  * retransmission timeout of idleness before a message (Linux's slow start after idle); a message
  * arrives one propagation delay, plus one segment's transmission on every later hop, after its last
- * byte left. Messages of one connection go one after the other (one TCP stream). Events happen only
- * when a flow starts or ends or a window grows; nothing else is simulated. Routes are read from the
- * nodes' IPv4 routing, hop by hop. A link's rate may change during a run (rate traces:
- * NotifyDataRate). Not modelled: loss, queues and their delay (ACKs queued behind the other
- * direction's data included).
+ * byte left. Messages of one connection go one after the other (one TCP stream). UDP cross
+ * traffic is a load that takes its rate off a link direction before the flows share it
+ * (AddLoad, SetLoad). A link's rate may change during a run (rate traces: NotifyDataRate).
+ * Events happen only when a flow starts or ends, a window grows, a load or a link's rate
+ * changes; nothing else is simulated. Routes are read from the nodes' IPv4 routing, hop by hop.
+ * Not modelled: loss, queues and their delay (ACKs queued behind the other direction's data
+ * included), TCP cross traffic.
  */
 class FlowNetwork : public Object
 {
@@ -90,6 +92,22 @@ class FlowNetwork : public Object
               std::shared_ptr<const std::vector<uint8_t>> framed,
               uint64_t valueBytes);
     /**
+     * \brief A load that does not respond to congestion (UDP cross traffic) on one link
+     * direction, at first 0.
+     * \param device the sending device of the link direction
+     * \return the load's id, for SetLoad
+     * \throws FlowModelError when the device is not on a point-to-point link
+     */
+    uint32_t AddLoad(Ptr<NetDevice> device);
+    /**
+     * \brief From now, a load takes this many bit/s of its link direction's rate (its packets'
+     * headers included); the flows share what is left.
+     * \param load from AddLoad
+     * \param bitsPerSecond the load's rate on the wire (0: off)
+     */
+    void SetLoad(uint32_t load, double bitsPerSecond);
+
+    /**
      * \param connection from Connect
      * \return the messages queued on it that have not started, now dropped
      */
@@ -116,6 +134,7 @@ class FlowNetwork : public Object
         double payloadBytesPerSecond = 0.0; ///< the rate less the headers' share
         double bitsPerSecond = 0.0;         ///< the device's rate
         double latencySeconds = 0.0;        ///< the channel's delay
+        double loadBitsPerSecond = 0.0;     ///< taken by loads (AddLoad) now
         uint32_t reverse = 0;               ///< the link's other direction
         std::vector<uint32_t> connections;  ///< active flows over it (by connection)
     };
@@ -124,6 +143,13 @@ class FlowNetwork : public Object
     {
         std::shared_ptr<const std::vector<uint8_t>> framed;
         uint64_t valueBytes = 0;
+    };
+
+    /// A load on one link direction.
+    struct Load
+    {
+        uint32_t link = 0;
+        double bitsPerSecond = 0.0;
     };
 
     struct Connection
@@ -171,6 +197,7 @@ class FlowNetwork : public Object
     std::vector<Link> m_links;
     std::map<Ptr<NetDevice>, uint32_t> m_linkOfDevice;
     std::vector<Connection> m_connections;
+    std::vector<Load> m_loads;
     std::map<uint32_t, Deliver> m_listeners; ///< by node id
     Time m_updated;                          ///< when remaining bytes were last brought up
     EventId m_event;

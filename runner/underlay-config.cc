@@ -79,10 +79,13 @@ ReadCrossTraffic(const ScenarioConfig& c)
                                    + "' is not one of wan, core, router");
         }
     }
-    return CrossTrafficHelper(kind,
-                              ParseDataRateBps("cross.rate", c.GetString("cross.rate")),
-                              ParsePeriodSeconds("cross.on", c.GetString("cross.on")),
-                              ParsePeriodSeconds("cross.off", c.GetString("cross.off")));
+    CrossTrafficHelper cross(kind,
+                             ParseDataRateBps("cross.rate", c.GetString("cross.rate")),
+                             ParsePeriodSeconds("cross.on", c.GetString("cross.on")),
+                             ParsePeriodSeconds("cross.off", c.GetString("cross.off")));
+    // Learners whose messages are flows meet the cross traffic as flows.
+    cross.SetFlows(c.GetString("network.model") == "flow");
+    return cross;
 }
 
 /// Whether role items (all, access, a role) cover links of role `role`.

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dlsim: an ns-3 module for decentralized learning.
+ *
+ * Other users' traffic on one link direction, as flows of the flow-level network model.
+ */
+#ifndef DLSIM_FLOW_CROSS_TRAFFIC_H
+#define DLSIM_FLOW_CROSS_TRAFFIC_H
+
+#include "ns3/application.h"
+#include "ns3/event-id.h"
+#include "ns3/net-device.h"
+#include "ns3/random-variable-stream.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \brief The cross traffic of CrossTrafficHelper on one link direction when messages are flows
+ * (network.model = flow), installed on the node at the link's sending end:
+ *  - "cbr": a load of Rate (UDP payload, 1448-byte datagrams; on the wire with their UDP, IP
+ *    and PPP headers) on the link direction for the whole run;
+ *  - "onoff": the same load while on; on and off periods drawn from OnTime and OffTime in the
+ *    order ns-3's OnOffApplication draws them, from the same streams (AssignStreams numbers
+ *    them as it does), so that the flows see the packet level's periods.
+ * Bulk TCP cross traffic has no flow form: over packets, ns-3's own TCP (which BulkSend uses)
+ * leaves much of its links idle, and a flow taking its fair share would not be that.
+ */
+class FlowCrossTraffic : public Application
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId();
+
+    /**
+     * \brief What to send, and over which link direction.
+     * \param device the sending device of the link direction (on this application's node)
+     * \param kind "cbr" or "onoff"
+     * \param rateBps the UDP payload rate while on (cbr, onoff)
+     */
+    void Setup(Ptr<NetDevice> device, const std::string& kind, double rateBps);
+
+    /**
+     * \brief Fix the random streams of the on and off periods (as OnOffApplication does).
+     * \param stream the first stream
+     * \return the number of streams used (2)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  private:
+    void StartApplication() override;
+    void StopApplication() override;
+    void DoDispose() override;
+    /// onoff: the load goes on now, and off after an on period.
+    void TurnOn();
+    /// onoff: the load goes off now, and on after an off period.
+    void TurnOff();
+
+    Ptr<NetDevice> m_device;
+    std::string m_kind;
+    double m_rateBps = 0.0;
+    Ptr<RandomVariableStream> m_onTime;
+    Ptr<RandomVariableStream> m_offTime;
+    uint32_t m_load = 0;
+    EventId m_next;
+};
+
+} // namespace ns3
+
+#endif // DLSIM_FLOW_CROSS_TRAFFIC_H
