@@ -45,7 +45,7 @@ class CrossTrafficHelper
     /**
      * \brief Install the traffic as flows of the flow-level network model (FlowCrossTraffic),
      * for learners whose messages are flows (network.model = flow), not as packets.
-     * \param flows whether to
+     * \param flows true: as flows; false (the default): as packets
      */
     void SetFlows(bool flows);
 
@@ -53,7 +53,8 @@ class CrossTrafficHelper
      * \brief Install flows on every link direction of `underlay` whose role is in `roles`.
      * \param underlay what an underlay helper built
      * \param roles link roles ("up", "core", "wan", ...)
-     * \return the sources and sinks
+     * \return the sources and sinks (as flows: the sources, FlowCrossTraffic; no sinks)
+     * \throws FlowModelError as flows, for bulk traffic (it has no flow form)
      */
     ApplicationContainer Install(const Underlay& underlay, const std::vector<std::string>& roles);
 

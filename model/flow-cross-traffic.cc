@@ -50,6 +50,16 @@ FlowCrossTraffic::GetTypeId()
 void
 FlowCrossTraffic::Setup(Ptr<NetDevice> device, const std::string& kind, double rateBps)
 {
+    if (kind != "cbr" && kind != "onoff")
+    {
+        throw FlowModelError("cross traffic as flows: '" + kind
+                             + "' is not cbr or onoff (bulk TCP traffic has no flow form; use "
+                               "network.model = packet)");
+    }
+    if (!device || !(rateBps > 0.0))
+    {
+        throw FlowModelError("cross traffic as flows: a device and a positive rate are needed");
+    }
     m_device = device;
     m_kind = kind;
     m_rateBps = rateBps;
@@ -67,7 +77,11 @@ void
 FlowCrossTraffic::StartApplication()
 {
     Ptr<FlowNetwork> network = FlowNetwork::Get();
-    m_load = network->AddLoad(m_device);
+    if (!m_loaded)
+    {
+        m_load = network->AddLoad(m_device);
+        m_loaded = true;
+    }
     if (m_kind == "cbr")
     {
         network->SetLoad(m_load, m_rateBps * kDatagramWireBytes / kDatagramBytes);
@@ -99,6 +113,10 @@ void
 FlowCrossTraffic::StopApplication()
 {
     Simulator::Cancel(m_next);
+    if (m_loaded)
+    {
+        FlowNetwork::Get()->SetLoad(m_load, 0.0); // stopped: it sends no more
+    }
 }
 
 void

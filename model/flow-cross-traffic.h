@@ -39,6 +39,8 @@ class FlowCrossTraffic : public Application
      * \param device the sending device of the link direction (on this application's node)
      * \param kind "cbr" or "onoff"
      * \param rateBps the UDP payload rate while on (cbr, onoff)
+     * \throws FlowModelError for another kind (bulk TCP traffic has no flow form), a null
+     *         device, or a rate that is not positive
      */
     void Setup(Ptr<NetDevice> device, const std::string& kind, double rateBps);
 
@@ -58,13 +60,14 @@ class FlowCrossTraffic : public Application
     /// onoff: the load goes off now, and on after an off period.
     void TurnOff();
 
-    Ptr<NetDevice> m_device;
-    std::string m_kind;
-    double m_rateBps = 0.0;
-    Ptr<RandomVariableStream> m_onTime;
-    Ptr<RandomVariableStream> m_offTime;
-    uint32_t m_load = 0;
-    EventId m_next;
+    Ptr<NetDevice> m_device;             ///< the sending device of the loaded link direction
+    std::string m_kind;                  ///< cbr or onoff
+    double m_rateBps = 0.0;              ///< UDP payload rate while on
+    Ptr<RandomVariableStream> m_onTime;  ///< on periods (onoff)
+    Ptr<RandomVariableStream> m_offTime; ///< off periods (onoff)
+    bool m_loaded = false;               ///< whether m_load was added to the flow network
+    uint32_t m_load = 0;                 ///< the load's id in the flow network
+    EventId m_next;                      ///< the next switch on or off
 };
 
 } // namespace ns3

@@ -195,6 +195,8 @@ FlowNetwork::Measure(Connection& c)
         c.bottleneck = std::min(c.bottleneck, link.payloadBytesPerSecond);
     }
     c.rttSeconds = 2.0 * propagation + transmissions;
+    // Linux's RTO once the RTT is measured: the RTT plus its minimum variance term.
+    c.rtoSeconds = c.rttSeconds + c.minRtoSeconds;
 }
 
 void
@@ -226,6 +228,12 @@ FlowNetwork::SetRate(uint32_t link, double bitsPerSecond)
         if (std::find(c.links.begin(), c.links.end(), link) != c.links.end())
         {
             Measure(c);
+            // A window that stopped limiting its flow stopped growing (no step was due): from
+            // now it doubles every round trip again, should the new rate let it limit.
+            if (c.active && c.nextWindowStep < Simulator::Now())
+            {
+                c.nextWindowStep = Simulator::Now() + Seconds(c.rttSeconds);
+            }
         }
     }
     ++m_events;
@@ -238,12 +246,11 @@ FlowNetwork::Connect(Ptr<Node> node, Ipv4Address address, const TcpTransportSett
     Connection c;
     c.links = RouteOf(node, address, &c.to);
     c.segmentBytes = settings.segmentSize;
+    c.minRtoSeconds = settings.minRto.GetSeconds();
     Measure(c);
     c.initialWindowBytes = settings.initialCwnd * c.segmentBytes;
     c.windowBytes = c.initialWindowBytes;
     c.bufferBytes = settings.bufferSize;
-    // Linux's RTO once the RTT is measured: the RTT plus its minimum variance term.
-    c.rtoSeconds = c.rttSeconds + settings.minRto.GetSeconds();
     // The handshake: data can leave with the ACK of the SYN-ACK, one round trip on.
     c.readyAt = Simulator::Now() + Seconds(c.rttSeconds);
     m_connections.push_back(c);
@@ -521,8 +528,7 @@ FlowNetwork::Reschedule()
         }
         if (WindowRate(c) < c.bottleneck && c.windowBytes < c.bufferBytes)
         {
-            // A window that stopped limiting when the link was slower may limit again after a
-            // rate step up: its next doubling can be due already.
+            // A step already due happens now, never after a negative delay.
             next
                 = std::min(next, std::max(0.0, (c.nextWindowStep - Simulator::Now()).GetSeconds()));
         }

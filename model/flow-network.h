@@ -115,14 +115,14 @@ class FlowNetwork : public Object
     /// \param connection from Connect: closed, its messages (sent or not) forgotten
     void Close(uint32_t connection);
 
-    /// \return flow events handled so far (starts, ends, window steps, rate changes)
+    /// \return flow events handled so far (starts, ends, window steps, load and rate changes)
     uint64_t GetEvents() const;
 
     /**
      * \brief A point-to-point device's DataRate has just changed (a rate trace's step): the
      * flows over that link direction take the new rate from now. Does nothing when the
-     * simulation has no flow network, or the device carries no flow yet (its rate is read when
-     * a route first uses it).
+     * simulation has no flow network, or the device is unknown to it (its rate is read when a
+     * route or a load first uses it).
      * \param device the device whose DataRate attribute was set
      */
     static void NotifyDataRate(Ptr<NetDevice> device);
@@ -148,8 +148,8 @@ class FlowNetwork : public Object
     /// A load on one link direction.
     struct Load
     {
-        uint32_t link = 0;
-        double bitsPerSecond = 0.0;
+        uint32_t link = 0;          ///< the link direction it loads
+        double bitsPerSecond = 0.0; ///< its rate on the wire now
     };
 
     struct Connection
@@ -163,7 +163,8 @@ class FlowNetwork : public Object
         double windowBytes = 0.0; ///< the congestion window
         double initialWindowBytes = 0.0;
         double bufferBytes = 0.0;    ///< the send buffer bounds the window
-        double rtoSeconds = 0.0;     ///< the idle restart's timeout
+        double rtoSeconds = 0.0;     ///< the idle restart's timeout (RTT + minimum RTO)
+        double minRtoSeconds = 0.2;  ///< the minimum RTO
         Time readyAt;                ///< the handshake's end
         Time lastSent = Time::Min(); ///< when its previous message's last byte left
         std::deque<Queued> queue;    ///< the head is the active flow once started
@@ -177,7 +178,9 @@ class FlowNetwork : public Object
     /// The route from `node` to `address`, as link indices (made on first use per direction).
     std::vector<uint32_t> RouteOf(Ptr<Node> node, Ipv4Address address, uint32_t* to);
     uint32_t LinkOf(Ptr<NetDevice> device);
-    /// A connection's round-trip time, delivery delay and bottleneck from its links' rates.
+    /// A connection's round-trip time, retransmission timeout, delivery delay and bottleneck
+    /// from its links' rates; each of its links' payload rate is set for the connection's
+    /// segment size on the way (every learner of a run has the same).
     void Measure(Connection& c);
     /// Bring the flows to now, give a link direction its new rate and share the links again.
     void SetRate(uint32_t link, double bitsPerSecond);
@@ -200,8 +203,8 @@ class FlowNetwork : public Object
     std::vector<Load> m_loads;
     std::map<uint32_t, Deliver> m_listeners; ///< by node id
     Time m_updated;                          ///< when remaining bytes were last brought up
-    EventId m_event;
-    uint64_t m_events = 0;
+    EventId m_event;                         ///< the next flow event (an end or a window step)
+    uint64_t m_events = 0;                   ///< flow events handled so far
 };
 
 } // namespace ns3

@@ -261,8 +261,8 @@ ReadOptionalTime(const ScenarioConfig& c, const std::string& key, Time none, boo
 }
 
 /**
- * network.model. The flow model carries messages over point-to-point links at their fixed
- * rates: what it does not model is refused by key rather than left out in silence.
+ * network.model. The flow model carries messages over point-to-point links: what it does not
+ * model is refused by key rather than left out in silence.
  */
 void
 ReadNetworkModel(const ScenarioConfig& c, ScenarioPlan& plan)
