@@ -85,21 +85,30 @@ TuningFolder(const ScenarioConfig& config)
     return out + "-tuning";
 }
 
-ScenarioConfig
-TuningConfig(const ScenarioConfig& config)
+std::vector<std::pair<std::string, std::string>>
+TunedAt(const ScenarioConfig& config)
 {
-    // Settings are chosen per algorithm: another axis would mix its values into one choice.
+    std::vector<std::pair<std::string, std::string>> at;
     for (const auto& axis : GridAxes(config))
     {
         if (axis != "algorithm" && axis != "seed" && axis != "repeat")
         {
-            throw ScenarioError("tune: " + axis
-                                + " lists several values; tuning chooses each "
-                                  "algorithm's settings for one configuration: tune each value of "
-                                + axis + " on its own (--" + axis + "=VALUE)");
+            at.emplace_back(axis, AxisValues(config, axis).front());
         }
     }
+    return at;
+}
+
+ScenarioConfig
+TuningConfig(const ScenarioConfig& config)
+{
     ScenarioConfig tuning = config;
+    // Settings are chosen per algorithm, once: another axis would mix its values into one
+    // choice, so the tuning runs at its first value and the comparison at all of them.
+    for (const auto& [axis, value] : TunedAt(config))
+    {
+        tuning.Set(axis, value);
+    }
     for (const auto& algorithm : AxisValues(config, "algorithm"))
     {
         for (const auto& key : TunedKeys(config, algorithm))
@@ -195,6 +204,12 @@ RunTuning(const ScenarioConfig& config, const GridOptions& options, const std::s
               << tuning.GetString("eval.validation") << " of the training samples, held out), "
               << tuning.GetString("rounds") << " rounds each, in " << tuning.GetString("out")
               << std::endl;
+    for (const auto& [axis, value] : TunedAt(config))
+    {
+        std::cout << "dlsim: tune: tuned at " << axis << " = " << value << " (the first of "
+                  << AxisValues(config, axis).size()
+                  << " values); the comparison runs with every one of them" << std::endl;
+    }
     if (!emitJobs.empty())
     {
         if (!std::all_of(candidates.begin(), candidates.end(), IsComplete))

@@ -14,6 +14,7 @@
 #include <iosfwd>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -31,11 +32,19 @@ struct TunedChoice
 };
 
 /**
+ * \param config the scenario
+ * \return its axes other than algorithm and seed, each with the value tuning runs at: its
+ * first (settings are chosen once per algorithm, then compared at every value)
+ */
+std::vector<std::pair<std::string, std::string>> TunedAt(const ScenarioConfig& config);
+
+/**
  * \brief The tuning grid of a scenario: every algorithm of its `algorithm` axis with each of
  * its own settings listed by `tune.lr`, `tune.alpha` and `tune.gamma` (as ALGORITHM.lr,
  * ALGORITHM.alpha, ALGORITHM.gamma where the algorithm has that key; an algorithm's axes vary
  * only its points), evaluated on the validation set (eval.on = validation), for `tune.rounds`
- * rounds, with the scenario's first seed, in OUT-tuning (TuningFolder).
+ * rounds, with the scenario's first seed and the first value of each other axis (TunedAt), in
+ * OUT-tuning (TuningFolder).
  * \param config the scenario
  * \return the tuning grid's configuration
  */

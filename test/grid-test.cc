@@ -180,6 +180,52 @@ TEST(Grid, TuneChoosesOnValidationThenCompares)
     std::filesystem::remove_all(out + "-tuning");
 }
 
+// ./dlsim tune on a scenario with another axis: each algorithm's setting is chosen once, at the
+// axis' first value (said so), and the comparison runs at every value.
+TEST(Grid, TuneChoosesAtAnotherAxisFirstValueAndComparesAtAll)
+{
+    const std::string out = ::testing::TempDir() + "dlsim-tune-axis";
+    std::filesystem::remove_all(out);
+    std::filesystem::remove_all(out + "-tuning");
+    const std::string command = std::string(DLSIM_RUN_BINARY)
+                                + " --tune --nodes=4 --degree=2 --dataset=synthetic "
+                                  "--synthetic.train_samples=400 --synthetic.test_samples=100 "
+                                  "--model=logistic --rounds=4 --eval.every=1 "
+                                  "--target_accuracy=0.9 --algorithm=dpsgd "
+                                  "--link.latency=50ms,1ms --tune.lr=[0.001,0.1] --no-plot "
+                                  "-j 2 --out="
+                                + out;
+    std::string output;
+    ASSERT_EQ(RunCommand(command, output), 0) << output;
+    EXPECT_NE(output.find("dlsim: tune: tuned at link.latency = 50ms (the first of 2 values)"),
+              std::string::npos)
+        << output;
+    size_t tuningRuns = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(out + "-tuning"))
+    {
+        if (std::filesystem::exists(entry.path() / "summary.json"))
+        {
+            ++tuningRuns;
+            EXPECT_NE(ReadWholeFile((entry.path() / "config.ini").string())
+                          .find("\n[link]\nbandwidth = 10Mbps\nlatency = 50ms\n"),
+                      std::string::npos)
+                << entry.path();
+        }
+    }
+    EXPECT_EQ(tuningRuns, 2u);
+    size_t compared = 0;
+    for (const char* latency : {"50ms", "1ms"})
+    {
+        const std::string config = ReadWholeFile(out + "/link.latency=" + latency + "/config.ini");
+        EXPECT_NE(config.find("\n[dpsgd]\nlr = 0.1\n"), std::string::npos) << config;
+        compared += config.find(std::string("\nbandwidth = 10Mbps\nlatency = ") + latency + "\n")
+                    != std::string::npos;
+    }
+    EXPECT_EQ(compared, 2u);
+    std::filesystem::remove_all(out);
+    std::filesystem::remove_all(out + "-tuning");
+}
+
 TEST(Grid, RunsEveryPointWritesAnIndexAndResumes)
 {
     std::string out
