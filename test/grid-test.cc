@@ -129,19 +129,23 @@ TEST(Grid, AnAlgorithmsOwnLearningRateReplacesLr)
 // ./dlsim tune: each algorithm's candidates run on the validation set (never the test set) in
 // OUT-tuning, the best by time to target is chosen and recorded with why, the comparison runs
 // on the test set with the chosen values; a second call runs nothing new (resumes).
+/// A small `--tune` command writing to `out` (and out-tuning, both emptied first).
+std::string
+TuneCommand(const std::string& out, const std::string& keys)
+{
+    std::filesystem::remove_all(out);
+    std::filesystem::remove_all(out + "-tuning");
+    return std::string(DLSIM_RUN_BINARY)
+           + " --tune --nodes=4 --degree=2 --dataset=synthetic --synthetic.train_samples=400 "
+             "--synthetic.test_samples=100 --model=logistic --rounds=4 --eval.every=1 "
+             "--target_accuracy=0.9 --tune.lr=[0.001,0.1] --no-plot -j 2 "
+           + keys + " --out=" + out;
+}
+
 TEST(Grid, TuneChoosesOnValidationThenCompares)
 {
     const std::string out = ::testing::TempDir() + "dlsim-tune";
-    std::filesystem::remove_all(out);
-    std::filesystem::remove_all(out + "-tuning");
-    const std::string command = std::string(DLSIM_RUN_BINARY)
-                                + " --tune --nodes=4 --degree=2 --dataset=synthetic "
-                                  "--synthetic.train_samples=400 --synthetic.test_samples=100 "
-                                  "--model=logistic --rounds=4 --eval.every=1 "
-                                  "--target_accuracy=0.9 --algorithm=dpsgd,choco "
-                                  "--tune.lr=[0.001,0.1] --tune.gamma=[0.05,0.5] --no-plot -j 2 "
-                                  "--out="
-                                + out;
+    const std::string command = TuneCommand(out, "--algorithm=dpsgd,choco --tune.gamma=[0.05,0.5]");
     std::string output;
     ASSERT_EQ(RunCommand(command, output), 0) << output;
     // 2 D-PSGD candidates and 2 x 2 CHOCO-SGD ones, each evaluated on held-out training samples.
@@ -185,16 +189,7 @@ TEST(Grid, TuneChoosesOnValidationThenCompares)
 TEST(Grid, TuneChoosesAtAnotherAxisFirstValueAndComparesAtAll)
 {
     const std::string out = ::testing::TempDir() + "dlsim-tune-axis";
-    std::filesystem::remove_all(out);
-    std::filesystem::remove_all(out + "-tuning");
-    const std::string command = std::string(DLSIM_RUN_BINARY)
-                                + " --tune --nodes=4 --degree=2 --dataset=synthetic "
-                                  "--synthetic.train_samples=400 --synthetic.test_samples=100 "
-                                  "--model=logistic --rounds=4 --eval.every=1 "
-                                  "--target_accuracy=0.9 --algorithm=dpsgd "
-                                  "--link.latency=50ms,1ms --tune.lr=[0.001,0.1] --no-plot "
-                                  "-j 2 --out="
-                                + out;
+    const std::string command = TuneCommand(out, "--algorithm=dpsgd --link.latency=50ms,1ms");
     std::string output;
     ASSERT_EQ(RunCommand(command, output), 0) << output;
     EXPECT_NE(output.find("dlsim: tune: tuned at link.latency = 50ms (the first of 2 values)"),
