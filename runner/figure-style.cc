@@ -39,7 +39,8 @@ StyleOfAlgorithm(const std::string& algorithm)
 {
     // Okabe-Ito colours (told apart with colour-blindness, too), filled markers of distinct
     // shapes, open ones for a family's second member (SCSP after Sparse-Push, AD-PSGD after
-    // D-PSGD).
+    // D-PSGD). AD-PSGD is drawn beside D-PSGD, so not in its black (small open and filled
+    // circles look alike): Tol's wine, as Okabe-Ito's last colour, yellow, is faint on white.
     static const std::map<std::string, AlgorithmStyle> fixed = {
         {"dpsgd", {"#000000", 7}},
         {"random-sampling", {"#E69F00", 5}},
@@ -48,7 +49,7 @@ StyleOfAlgorithm(const std::string& algorithm)
         {"choco", {"#D55E00", 13}},
         {"sparse-push", {"#0072B2", 15}},
         {"scsp", {"#CC79A7", 14}},
-        {"adpsgd", {"#000000", 6}},
+        {"adpsgd", {"#882255", 6}},
     };
     auto it = fixed.find(algorithm);
     if (it != fixed.end())
