@@ -34,6 +34,8 @@ namespace
 {
 
 constexpr uint16_t kCrossPort = 9;
+/// UDP payload of every cross datagram, over packets and over flows.
+constexpr uint32_t kDatagramBytes = 1448;
 
 /// The address of `device`'s interface.
 Ipv4Address
@@ -104,7 +106,7 @@ CrossTrafficHelper::Install(const Underlay& underlay, const std::vector<std::str
         if (m_flows)
         {
             Ptr<FlowCrossTraffic> source = CreateObject<FlowCrossTraffic>();
-            source->Setup(link.device, m_kind, m_rateBps);
+            source->Setup(link.device, m_kind, m_rateBps, kDatagramBytes);
             if (m_kind == "onoff")
             {
                 source->SetAttribute("OnTime", StringValue(ExponentialOf(m_onSeconds)));
@@ -138,7 +140,7 @@ CrossTrafficHelper::Install(const Underlay& underlay, const std::vector<std::str
         else
         {
             OnOffHelper onoff("ns3::UdpSocketFactory", destination);
-            onoff.SetConstantRate(DataRate(static_cast<uint64_t>(m_rateBps + 0.5)), 1448);
+            onoff.SetConstantRate(DataRate(static_cast<uint64_t>(m_rateBps + 0.5)), kDatagramBytes);
             if (m_kind == "onoff")
             {
                 onoff.SetAttribute("OnTime", StringValue(ExponentialOf(m_onSeconds)));

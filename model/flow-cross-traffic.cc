@@ -19,10 +19,8 @@ NS_OBJECT_ENSURE_REGISTERED(FlowCrossTraffic);
 namespace
 {
 
-/// A UDP datagram of CrossTrafficHelper: 1448 bytes of payload, then UDP (8), IPv4 (20) and
-/// PPP (2) headers on the wire.
-constexpr double kDatagramBytes = 1448.0;
-constexpr double kDatagramWireBytes = kDatagramBytes + 8.0 + 20.0 + 2.0;
+/// UDP (8), IPv4 (20) and PPP (2) headers of every datagram, in bytes.
+constexpr double kDatagramHeaderBytes = 8.0 + 20.0 + 2.0;
 
 } // namespace
 
@@ -48,7 +46,10 @@ FlowCrossTraffic::GetTypeId()
 }
 
 void
-FlowCrossTraffic::Setup(Ptr<NetDevice> device, const std::string& kind, double rateBps)
+FlowCrossTraffic::Setup(Ptr<NetDevice> device,
+                        const std::string& kind,
+                        double rateBps,
+                        uint32_t datagramBytes)
 {
     if (kind != "cbr" && kind != "onoff")
     {
@@ -56,13 +57,14 @@ FlowCrossTraffic::Setup(Ptr<NetDevice> device, const std::string& kind, double r
                              + "' is not cbr or onoff (bulk TCP traffic has no flow form; use "
                                "network.model = packet)");
     }
-    if (!device || !(rateBps > 0.0))
+    if (!device || !(rateBps > 0.0) || datagramBytes == 0)
     {
-        throw FlowModelError("cross traffic as flows: a device and a positive rate are needed");
+        throw FlowModelError(
+            "cross traffic as flows: a device, a positive rate and datagram size are needed");
     }
     m_device = device;
     m_kind = kind;
-    m_rateBps = rateBps;
+    m_wireBps = rateBps * (datagramBytes + kDatagramHeaderBytes) / datagramBytes;
 }
 
 int64_t
@@ -84,7 +86,7 @@ FlowCrossTraffic::StartApplication()
     }
     if (m_kind == "cbr")
     {
-        network->SetLoad(m_load, m_rateBps * kDatagramWireBytes / kDatagramBytes);
+        network->SetLoad(m_load, m_wireBps);
         return;
     }
     // OnOffApplication draws an off period when its UDP socket connects, at once, and another
@@ -97,7 +99,7 @@ void
 FlowCrossTraffic::TurnOn()
 {
     NS_LOG_INFO("cross load on at " << Simulator::Now().As(Time::S));
-    FlowNetwork::Get()->SetLoad(m_load, m_rateBps * kDatagramWireBytes / kDatagramBytes);
+    FlowNetwork::Get()->SetLoad(m_load, m_wireBps);
     m_next = Simulator::Schedule(Seconds(m_onTime->GetValue()), &FlowCrossTraffic::TurnOff, this);
 }
 

@@ -20,8 +20,8 @@ namespace ns3
 /**
  * \brief The cross traffic of CrossTrafficHelper on one link direction when messages are flows
  * (network.model = flow), installed on the node at the link's sending end:
- *  - "cbr": a load of Rate (UDP payload, 1448-byte datagrams; on the wire with their UDP, IP
- *    and PPP headers) on the link direction for the whole run;
+ *  - "cbr": a load of the UDP payload rate (on the wire with the datagrams' UDP, IP and PPP
+ *    headers) on the link direction for the whole run;
  *  - "onoff": the same load while on; on and off periods drawn from OnTime and OffTime in the
  *    order ns-3's OnOffApplication draws them, from the same streams (AssignStreams numbers
  *    them as it does), so that the flows see the packet level's periods.
@@ -39,10 +39,14 @@ class FlowCrossTraffic : public Application
      * \param device the sending device of the link direction (on this application's node)
      * \param kind "cbr" or "onoff"
      * \param rateBps the UDP payload rate while on (cbr, onoff)
+     * \param datagramBytes the UDP payload of each datagram (its headers' share depends on it)
      * \throws FlowModelError for another kind (bulk TCP traffic has no flow form), a null
-     *         device, or a rate that is not positive
+     *         device, a rate that is not positive, or datagrams of 0 bytes
      */
-    void Setup(Ptr<NetDevice> device, const std::string& kind, double rateBps);
+    void Setup(Ptr<NetDevice> device,
+               const std::string& kind,
+               double rateBps,
+               uint32_t datagramBytes);
 
     /**
      * \brief Fix the random streams of the on and off periods (as OnOffApplication does).
@@ -62,7 +66,7 @@ class FlowCrossTraffic : public Application
 
     Ptr<NetDevice> m_device;             ///< the sending device of the loaded link direction
     std::string m_kind;                  ///< cbr or onoff
-    double m_rateBps = 0.0;              ///< UDP payload rate while on
+    double m_wireBps = 0.0;              ///< the load while on, headers included
     Ptr<RandomVariableStream> m_onTime;  ///< on periods (onoff)
     Ptr<RandomVariableStream> m_offTime; ///< off periods (onoff)
     bool m_loaded = false;               ///< whether m_load was added to the flow network

@@ -237,7 +237,7 @@ FlowNetwork::SetRate(uint32_t link, double bitsPerSecond)
         }
     }
     ++m_events;
-    Reschedule();
+    RescheduleSoon();
 }
 
 uint32_t
@@ -288,7 +288,7 @@ FlowNetwork::SetLoad(uint32_t load, double bitsPerSecond)
     m_links[l.link].loadBitsPerSecond += bitsPerSecond - l.bitsPerSecond;
     l.bitsPerSecond = bitsPerSecond;
     ++m_events;
-    Reschedule();
+    RescheduleSoon();
 }
 
 std::vector<DroppedMessage>
@@ -539,6 +539,16 @@ FlowNetwork::Reschedule()
         // Rounded up to the clock's step: at the event the flow has sent its last byte.
         m_event = Simulator::Schedule(
             NanoSeconds(static_cast<int64_t>(std::ceil(next * 1e9))), &FlowNetwork::OnEvent, this);
+    }
+}
+
+void
+FlowNetwork::RescheduleSoon()
+{
+    // Nothing is sent between now and then (no time passes), so the bytes stay right.
+    if (!m_reschedule.IsRunning())
+    {
+        m_reschedule = Simulator::ScheduleNow(&FlowNetwork::Reschedule, this);
     }
 }
 

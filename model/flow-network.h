@@ -194,6 +194,9 @@ class FlowNetwork : public Object
     void Fill(const std::vector<double>& capacity);
     /// Rates (with the ACKs' share of the links), then the next event.
     void Reschedule();
+    /// Reschedule once, later at this time: rate and load changes come many at one time (a
+    /// trace's step on every traced link, every cbr load at the start), one sharing serves all.
+    void RescheduleSoon();
     void OnEvent();
     double WindowRate(const Connection& c) const;
 
@@ -204,6 +207,7 @@ class FlowNetwork : public Object
     std::map<uint32_t, Deliver> m_listeners; ///< by node id
     Time m_updated;                          ///< when remaining bytes were last brought up
     EventId m_event;                         ///< the next flow event (an end or a window step)
+    EventId m_reschedule;                    ///< the pending RescheduleSoon
     uint64_t m_events = 0;                   ///< flow events handled so far
 };
 
