@@ -5,6 +5,7 @@
 #include "flow-network.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/error-model.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-route.h"
 #include "ns3/ipv4-routing-protocol.h"
@@ -13,6 +14,7 @@
 #include "ns3/packet.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/point-to-point-net-device.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 
@@ -43,6 +45,33 @@ void
 Forget()
 {
     g_network = nullptr;
+}
+
+/**
+ * The probability that a packet is lost on its way into `receiver`: the device's
+ * RateErrorModel in packets (link.loss), or 0 without one.
+ * \throws FlowModelError for any other error model (the flow model knows no other loss)
+ */
+double
+LossOf(Ptr<NetDevice> receiver)
+{
+    PointerValue pointer;
+    receiver->GetAttribute("ReceiveErrorModel", pointer);
+    Ptr<ErrorModel> model = pointer.Get<ErrorModel>();
+    if (!model)
+    {
+        return 0.0;
+    }
+    Ptr<RateErrorModel> rate = DynamicCast<RateErrorModel>(model);
+    if (!rate || rate->GetUnit() != RateErrorModel::ERROR_UNIT_PACKET)
+    {
+        throw FlowModelError("network.model = flow models random loss of packets only (a "
+                             "RateErrorModel in packets, as link.loss installs), and node "
+                             + std::to_string(receiver->GetNode()->GetId()) + " receives through a "
+                             + model->GetInstanceTypeId().GetName()
+                             + (rate ? " in bytes or bits" : "") + " (use network.model = packet)");
+    }
+    return rate->IsEnabled() ? rate->GetRate() : 0.0;
 }
 
 /// Whether `node` has `address` on one of its interfaces.
@@ -121,12 +150,13 @@ FlowNetwork::LinkOf(Ptr<NetDevice> device)
     Link link;
     link.bitsPerSecond = static_cast<double>(rate.Get().GetBitRate());
     link.latencySeconds = delay.Get().GetSeconds();
+    Ptr<NetDevice> other
+        = channel->GetDevice(0) == device ? channel->GetDevice(1) : channel->GetDevice(0);
+    link.loss = LossOf(other);
     m_links.push_back(link);
     const auto index = static_cast<uint32_t>(m_links.size() - 1);
     m_linkOfDevice[device] = index;
     // The other direction carries this one's ACKs (and this one the other's).
-    Ptr<NetDevice> other
-        = channel->GetDevice(0) == device ? channel->GetDevice(1) : channel->GetDevice(0);
     const uint32_t reverse = LinkOf(other);
     m_links[index].reverse = reverse;
     m_links[reverse].reverse = index;
@@ -197,6 +227,14 @@ FlowNetwork::Measure(Connection& c)
     c.rttSeconds = 2.0 * propagation + transmissions;
     // Linux's RTO once the RTT is measured: the RTT plus its minimum variance term.
     c.rtoSeconds = c.rttSeconds + c.minRtoSeconds;
+    // Random loss at rate p: one loss event every 1/p segments.
+    double delivered = 1.0;
+    for (uint32_t l : c.links)
+    {
+        delivered *= 1.0 - m_links[l].loss;
+    }
+    const double p = 1.0 - delivered;
+    c.lossSpacingBytes = p > 0.0 ? c.segmentBytes / p : std::numeric_limits<double>::infinity();
 }
 
 void
@@ -250,6 +288,7 @@ FlowNetwork::Connect(Ptr<Node> node, Ipv4Address address, const TcpTransportSett
     Measure(c);
     c.initialWindowBytes = settings.initialCwnd * c.segmentBytes;
     c.windowBytes = c.initialWindowBytes;
+    c.ssthreshBytes = std::numeric_limits<double>::infinity();
     c.bufferBytes = settings.bufferSize;
     // The handshake: data can leave with the ACK of the SYN-ACK, one round trip on.
     c.readyAt = Simulator::Now() + Seconds(c.rttSeconds);
@@ -337,6 +376,47 @@ FlowNetwork::WindowRate(const Connection& c) const
     return std::min(c.windowBytes, c.bufferBytes) / c.rttSeconds;
 }
 
+bool
+FlowNetwork::WindowGrows(const Connection& c) const
+{
+    return c.windowBytes < c.bufferBytes && WindowRate(c) < c.bottleneck;
+}
+
+void
+FlowNetwork::GrowWindow(Connection& c) const
+{
+    if (c.windowBytes < c.ssthreshBytes)
+    {
+        c.windowBytes = std::min({2.0 * c.windowBytes, c.ssthreshBytes, c.bufferBytes});
+        return;
+    }
+    // CUBIC (RFC 8312, section 4, C = 0.4, beta = 0.7), in segments and seconds since the loss:
+    // W(t) = C (t - K)^3 + W_max with K = cbrt(W_max (1 - beta) / C), or where larger the
+    // Reno-friendly estimate beta W_max + 3 (1 - beta) / (1 + beta) t / RTT.
+    constexpr double kC = 0.4;
+    constexpr double kBeta = 0.7;
+    const double t = (Simulator::Now() - c.lastLoss).GetSeconds();
+    const double wMax = c.windowMaxBytes / c.segmentBytes;
+    const double k = std::cbrt(wMax * (1.0 - kBeta) / kC);
+    const double cubic = kC * std::pow(t - k, 3.0) + wMax;
+    const double reno = kBeta * wMax + 3.0 * (1.0 - kBeta) / (1.0 + kBeta) * t / c.rttSeconds;
+    c.windowBytes
+        = std::min(c.bufferBytes, std::max(c.windowBytes, std::max(cubic, reno) * c.segmentBytes));
+}
+
+void
+FlowNetwork::LoseOnce(Connection& c)
+{
+    constexpr double kBeta = 0.7;
+    // Fast convergence (RFC 8312, section 4.6): a loss below the last W_max lowers it further.
+    c.windowMaxBytes
+        = c.windowBytes < c.windowMaxBytes ? c.windowBytes * (1.0 + kBeta) / 2.0 : c.windowBytes;
+    c.windowBytes = std::max(2.0 * c.segmentBytes, kBeta * c.windowBytes);
+    c.ssthreshBytes = c.windowBytes;
+    c.lastLoss = Simulator::Now();
+    c.sinceLossBytes -= c.lossSpacingBytes;
+}
+
 void
 FlowNetwork::StartHead(uint32_t id)
 {
@@ -351,6 +431,8 @@ FlowNetwork::StartHead(uint32_t id)
         // Linux's slow start after idle: the window halves for every RTO without sending, down
         // to the initial window.
         double idle = (Simulator::Now() - c.lastSent).GetSeconds();
+        // CUBIC's curve does not count the idle time (Linux moves its epoch on).
+        c.lastLoss += Simulator::Now() - c.lastSent;
         while ((idle -= c.rtoSeconds) > 0.0 && c.windowBytes > c.initialWindowBytes)
         {
             c.windowBytes = std::max(c.initialWindowBytes, c.windowBytes / 2.0);
@@ -388,6 +470,7 @@ FlowNetwork::Advance()
         if (c.active)
         {
             c.remaining -= c.rate * dt;
+            c.sinceLossBytes += c.rate * dt;
         }
     }
 }
@@ -526,7 +609,11 @@ FlowNetwork::Reschedule()
         {
             next = std::min(next, std::max(0.0, c.remaining) / c.rate);
         }
-        if (WindowRate(c) < c.bottleneck && c.windowBytes < c.bufferBytes)
+        if (c.rate > 0.0 && std::isfinite(c.lossSpacingBytes))
+        {
+            next = std::min(next, std::max(0.0, c.lossSpacingBytes - c.sinceLossBytes) / c.rate);
+        }
+        if (WindowGrows(c))
         {
             // A step already due happens now, never after a negative delay.
             next
@@ -572,11 +659,16 @@ FlowNetwork::OnEvent()
             done.push_back(id);
             continue;
         }
+        // Within a millibyte of the spacing: the event this wake-up was scheduled for.
+        if (c.sinceLossBytes >= c.lossSpacingBytes - 1e-3)
+        {
+            LoseOnce(c);
+        }
         while (c.nextWindowStep <= now)
         {
-            if (WindowRate(c) < c.bottleneck)
+            if (WindowGrows(c))
             {
-                c.windowBytes = std::min(2.0 * c.windowBytes, c.bufferBytes);
+                GrowWindow(c);
             }
             c.nextWindowStep += Seconds(c.rttSeconds);
         }

@@ -44,12 +44,17 @@ class FlowModelError : public std::runtime_error
  * doubling every round trip (slow start) until it no longer limits the flow, and halving for every
  * retransmission timeout of idleness before a message (Linux's slow start after idle); a message
  * arrives one propagation delay, plus one segment's transmission on every later hop, after its last
- * byte left. Messages of one connection go one after the other (one TCP stream). UDP cross
+ * byte left. Messages of one connection go one after the other (one TCP stream). Random loss
+ * on a route (a link's ReceiveErrorModel: a RateErrorModel in packets, as link.loss installs),
+ * at rate p, is a loss event every 1/p segments a connection sends (the mean spacing, as in
+ * Mathis et al. 1997's periodic loss): slow start ends, the window is cut to 0.7 of itself and
+ * grows as CUBIC's (RFC 8312: the larger of the cubic curve and the Reno-friendly line),
+ * evaluated every round trip; the time a recovery or a timeout takes is not modelled. UDP cross
  * traffic is a load that takes its rate off a link direction before the flows share it
  * (AddLoad, SetLoad). A link's rate may change during a run (rate traces: NotifyDataRate).
  * Events happen only when a flow starts or ends, a window grows, a load or a link's rate
  * changes; nothing else is simulated. Routes are read from the nodes' IPv4 routing, hop by hop.
- * Not modelled: loss, queues and their delay (ACKs queued behind the other direction's data
+ * Not modelled: queues and their delay (ACKs queued behind the other direction's data
  * included), TCP cross traffic.
  */
 class FlowNetwork : public Object
@@ -135,6 +140,7 @@ class FlowNetwork : public Object
         double bitsPerSecond = 0.0;         ///< the device's rate
         double latencySeconds = 0.0;        ///< the channel's delay
         double loadBitsPerSecond = 0.0;     ///< taken by loads (AddLoad) now
+        double loss = 0.0;                  ///< the probability that a packet is lost on it
         uint32_t reverse = 0;               ///< the link's other direction
         std::vector<uint32_t> connections;  ///< active flows over it (by connection)
     };
@@ -159,6 +165,11 @@ class FlowNetwork : public Object
         double rttSeconds = 0.0;     ///< propagation both ways plus a segment's transmissions
         double deliveryDelay = 0.0;  ///< from the last byte leaving to its arrival
         double bottleneck = 0.0;     ///< the smallest payload rate on the route
+        double lossSpacingBytes = 0.0; ///< bytes between loss events (infinity: no loss)
+        double sinceLossBytes = 0.0;   ///< bytes sent since the last loss event
+        double ssthreshBytes = 0.0;    ///< slow start ends here (infinity until a loss)
+        double windowMaxBytes = 0.0;   ///< the window before the last loss (CUBIC's W_max)
+        Time lastLoss;                 ///< when the last loss event was
         double segmentBytes = 1448;
         double windowBytes = 0.0; ///< the congestion window
         double initialWindowBytes = 0.0;
@@ -171,7 +182,7 @@ class FlowNetwork : public Object
         bool active = false;         ///< the head is flowing
         double remaining = 0.0;      ///< bytes of the head still to leave
         double rate = 0.0;           ///< bytes per second now
-        Time nextWindowStep;         ///< when the window doubles next (while it limits)
+        Time nextWindowStep;         ///< when the window grows next (while it limits)
         bool closed = false;
     };
 
@@ -199,6 +210,13 @@ class FlowNetwork : public Object
     void RescheduleSoon();
     void OnEvent();
     double WindowRate(const Connection& c) const;
+    /// Whether a connection's window grows at its next step: it limits the flow, or the
+    /// connection loses packets (its window then follows CUBIC's sawtooth whatever the rate).
+    bool WindowGrows(const Connection& c) const;
+    /// One round trip's growth of a connection's window: doubling in slow start, else CUBIC's.
+    void GrowWindow(Connection& c) const;
+    /// A loss event: the window is cut (CUBIC's beta) and slow start ends.
+    static void LoseOnce(Connection& c);
 
     std::vector<Link> m_links;
     std::map<Ptr<NetDevice>, uint32_t> m_linkOfDevice;

@@ -217,5 +217,37 @@ TEST(FlowModel, BothDirectionsOfALinkEndEarlierThanOverPacketsByAtMostFifteenPer
     fs::remove_all(fs::path(packet).parent_path());
 }
 
+/**
+ * Random loss (1% per link direction, one message per link direction, 20 rounds): over flows a
+ * loss event comes every 100 segments and cuts the window as CUBIC does. The loss is felt (on
+ * 10 ms links the rounds end at least 30% later than without loss, over flows; measured 52%),
+ * and the rounds end from 25% earlier to 5% later than the packet level's, as the doc's loss
+ * table says (measured: 0.5% earlier on 1 ms links, 15.7% earlier on 10 ms links: the flow
+ * model does not spend the time a recovery takes). Without the loss model the flows would end
+ * with the lossless ones, 45% earlier on 10 ms links: this test fails.
+ */
+TEST(FlowModel, RandomLossSlowsTheFlowsAsItSlowsThePacketLevel)
+{
+    const std::string ring = kData
+                             + " --nodes=3 --topology=directed-ring --algorithm=sparse-push "
+                               "--sparse-push.alpha=1 --rounds=20 --link.bandwidth=10Mbps";
+    for (const char* latency : {"1ms", "10ms"})
+    {
+        const std::string links = ring + " --link.latency=" + latency;
+        const auto [packet, flow] = RunBoth("loss", links + " --link.loss=0.01");
+        const double deviation = LargestDeviation(packet, flow, true);
+        EXPECT_GE(deviation, -0.25) << latency;
+        EXPECT_LE(deviation, 0.05) << latency;
+        if (std::string(latency) == "10ms")
+        {
+            const auto [quietPacket, quietFlow] = RunBoth("quiet", links);
+            EXPECT_GE(RoundEnds(flow + "/rounds.csv").rbegin()->second,
+                      1.3 * RoundEnds(quietFlow + "/rounds.csv").rbegin()->second);
+            fs::remove_all(fs::path(quietPacket).parent_path());
+        }
+        fs::remove_all(fs::path(packet).parent_path());
+    }
+}
+
 } // namespace
 } // namespace ns3
