@@ -6,6 +6,9 @@
 
 #include "message-framing.h"
 
+#include <sstream>
+#include <utility>
+
 using namespace dlsim; // the learning core (model/core)
 
 namespace ns3
@@ -40,7 +43,16 @@ FlowMessageTransport::Open(Ptr<Node> node, const std::vector<LearnerPeer>& targe
         {
             if (m_connections.find(peer.id) == m_connections.end())
             {
-                m_connections[peer.id] = m_network->Connect(node, peer.address, m_settings);
+                const uint32_t id = peer.id;
+                std::ostringstream address;
+                address << peer.address;
+                m_connections[peer.id] = m_network->Connect(
+                    node,
+                    peer.address,
+                    m_settings,
+                    [self, id, to = address.str()](
+                        const std::string& why, bool everConnected, uint32_t held)
+                    { self->Failed(id, to, why, everConnected, held); });
             }
         }
     }
@@ -106,7 +118,45 @@ FlowMessageTransport::DropUnsent()
 uint32_t
 FlowMessageTransport::TakeLostSends()
 {
-    return 0; // no faults in the flow model: nothing is lost
+    return std::exchange(m_lostSends, 0);
+}
+
+void
+FlowMessageTransport::Failed(uint32_t peer,
+                             const std::string& address,
+                             const std::string& why,
+                             bool everConnected,
+                             uint32_t held)
+{
+    const auto it = m_connections.find(peer);
+    if (it == m_connections.end())
+    {
+        return;
+    }
+    // As TcpMessageTransport: a connection that never came up is tried again, keeping what it
+    // holds (none of it left), up to connectAttempts times in all; else it is lost.
+    uint32_t& failedSetups = m_failedSetups[peer];
+    bool& ever = m_everConnected[peer];
+    ever = ever || everConnected;
+    if (!ever && ++failedSetups < m_settings.connectAttempts)
+    {
+        m_network->Reconnect(it->second, m_settings.reconnectInterval, true);
+        return;
+    }
+    const std::string attempts = ever ? ""
+                                      : " after " + std::to_string(failedSetups) + " attempt"
+                                            + (failedSetups == 1 ? "" : "s");
+    const std::string what = ever ? "lost its connection to learner " + std::to_string(peer)
+                                        + " at " + address + ": " + why
+                                  : "could not connect to learner " + std::to_string(peer) + " at "
+                                        + address + attempts + " (" + why + ")";
+    if (!m_handlers.lost(what, false))
+    {
+        return;
+    }
+    // What TCP could not deliver is lost: resending might duplicate a message that did arrive.
+    m_lostSends += held;
+    m_network->Reconnect(it->second, m_settings.reconnectInterval, false);
 }
 
 uint64_t

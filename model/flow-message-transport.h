@@ -19,8 +19,11 @@ namespace ns3
 /**
  * \brief MessageTransport of network.model = flow: each message to each neighbour is a flow of
  * the simulation's FlowNetwork, over the route packets would take; what arrives is checked and
- * reassembled as on TCP (dlsim::MessageReassembler). Connections neither fail nor are lost: the
- * flow model carries no faults.
+ * reassembled as on TCP (dlsim::MessageReassembler). A connection the flow network fails (a
+ * link out of service for longer than TCP tries, a receiver that started anew) is handled as
+ * TcpMessageTransport handles a lost one: reported through Handlers::lost, what it held counted
+ * as lost, set up again after the reconnect interval; one that never came up is first tried
+ * again, up to connectAttempts times, keeping what it holds.
  */
 class FlowMessageTransport : public MessageTransport
 {
@@ -50,6 +53,12 @@ class FlowMessageTransport : public MessageTransport
 
   private:
     void Arrived(std::shared_ptr<const std::vector<uint8_t>> framed);
+    /// The flow network failed the connection to `peer` (reached at `address`).
+    void Failed(uint32_t peer,
+                const std::string& address,
+                const std::string& why,
+                bool everConnected,
+                uint32_t held);
 
     uint32_t m_learner;
     TcpTransportSettings m_settings;
@@ -57,6 +66,9 @@ class FlowMessageTransport : public MessageTransport
     Ptr<Node> m_node;
     std::map<uint32_t, uint32_t> m_connections; ///< peer id -> the network's connection
     uint64_t m_received = 0;
+    uint32_t m_lostSends = 0;                    ///< messages lost with failed connections
+    std::map<uint32_t, uint32_t> m_failedSetups; ///< peer id -> setups that failed
+    std::map<uint32_t, bool> m_everConnected;    ///< peer id -> a connection to it came up once
 };
 
 } // namespace ns3

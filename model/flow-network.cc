@@ -15,13 +15,19 @@
 #include "ns3/point-to-point-channel.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
+#include "ns3/queue-disc.h"
+#include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
+#include "ns3/traffic-control-layer.h"
+#include "ns3/uinteger.h"
+#include "outage-error-model.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <queue>
+#include <sstream>
 #include <utility>
 
 namespace ns3
@@ -58,6 +64,10 @@ LossOf(Ptr<NetDevice> receiver)
     PointerValue pointer;
     receiver->GetAttribute("ReceiveErrorModel", pointer);
     Ptr<ErrorModel> model = pointer.Get<ErrorModel>();
+    if (Ptr<OutageErrorModel> outage = DynamicCast<OutageErrorModel>(model))
+    {
+        model = outage->GetInner(); // faults: the link's loss while it is up
+    }
     if (!model)
     {
         return 0.0;
@@ -73,6 +83,52 @@ LossOf(Ptr<NetDevice> receiver)
     }
     return rate->IsEnabled() ? rate->GetRate() : 0.0;
 }
+
+/// The initial value of one of ns-3's TcpSocket attributes (its default, as Config set it).
+template<typename V>
+auto
+TcpSocketDefault(const std::string& name)
+{
+    TypeId::AttributeInformation info;
+    NS_ABORT_UNLESS(TypeId::LookupByName("ns3::TcpSocket").LookupAttributeByName(name, &info));
+    return DynamicCast<const V>(info.initialValue)->Get();
+}
+
+/**
+ * The queueing delay a bulk TCP flow keeps on a link direction, which its RTT estimate (and so
+ * its retransmission timeout) includes: an AQM's target delay where a queue discipline has one
+ * (CoDel, FQ-CoDel: Target), else the time to send a full queue (the discipline's limit, or the
+ * device's drop-tail queue; loss-based TCP fills it).
+ */
+double
+StandingDelayOf(Ptr<PointToPointNetDevice> device, double bitsPerSecond)
+{
+    const double packetBytes = device->GetMtu() + 2.0; // PPP's header
+    auto seconds = [&](QueueSize size)
+    {
+        const double bytes = size.GetUnit() == QueueSizeUnit::PACKETS
+                                 ? size.GetValue() * packetBytes
+                                 : static_cast<double>(size.GetValue());
+        return bytes * 8.0 / bitsPerSecond;
+    };
+    Ptr<TrafficControlLayer> tc = device->GetNode()->GetObject<TrafficControlLayer>();
+    Ptr<QueueDisc> disc = tc ? tc->GetRootQueueDiscOnDevice(device) : nullptr;
+    if (!disc)
+    {
+        return seconds(device->GetQueue()->GetMaxSize());
+    }
+    TypeId::AttributeInformation target;
+    if (disc->GetInstanceTypeId().LookupAttributeByName("Target", &target))
+    {
+        TimeValue value;
+        disc->GetAttribute("Target", value);
+        return value.Get().GetSeconds();
+    }
+    return seconds(disc->GetMaxSize());
+}
+
+/// TCP's longest retransmission timeout (ns-3's and Linux's backoff stops doubling there).
+constexpr double kMaxTimeoutSeconds = 60.0;
 
 /// Whether `node` has `address` on one of its interfaces.
 bool
@@ -116,6 +172,7 @@ void
 FlowNetwork::Listen(Ptr<Node> node, Deliver deliver)
 {
     m_listeners[node->GetId()] = std::move(deliver);
+    ++m_generation[node->GetId()]; // connections to an earlier listener are reset
 }
 
 void
@@ -150,12 +207,22 @@ FlowNetwork::LinkOf(Ptr<NetDevice> device)
     Link link;
     link.bitsPerSecond = static_cast<double>(rate.Get().GetBitRate());
     link.latencySeconds = delay.Get().GetSeconds();
+    link.standingSeconds = StandingDelayOf(p2p, link.bitsPerSecond);
     Ptr<NetDevice> other
         = channel->GetDevice(0) == device ? channel->GetDevice(1) : channel->GetDevice(0);
     link.loss = LossOf(other);
+    PointerValue errors;
+    other->GetAttribute("ReceiveErrorModel", errors);
+    Ptr<OutageErrorModel> outage = DynamicCast<OutageErrorModel>(errors.Get<ErrorModel>());
+    link.down = outage && outage->IsDown();
     m_links.push_back(link);
     const auto index = static_cast<uint32_t>(m_links.size() - 1);
     m_linkOfDevice[device] = index;
+    if (outage)
+    {
+        outage->TraceConnectWithoutContext("Down",
+                                           MakeCallback(&FlowNetwork::OnOutage, this).Bind(index));
+    }
     // The other direction carries this one's ACKs (and this one the other's).
     const uint32_t reverse = LinkOf(other);
     m_links[index].reverse = reverse;
@@ -279,7 +346,10 @@ FlowNetwork::SetRate(uint32_t link, double bitsPerSecond)
 }
 
 uint32_t
-FlowNetwork::Connect(Ptr<Node> node, Ipv4Address address, const TcpTransportSettings& settings)
+FlowNetwork::Connect(Ptr<Node> node,
+                     Ipv4Address address,
+                     const TcpTransportSettings& settings,
+                     Failed failed)
 {
     Connection c;
     c.links = RouteOf(node, address, &c.to);
@@ -290,12 +360,201 @@ FlowNetwork::Connect(Ptr<Node> node, Ipv4Address address, const TcpTransportSett
     c.windowBytes = c.initialWindowBytes;
     c.ssthreshBytes = std::numeric_limits<double>::infinity();
     c.bufferBytes = settings.bufferSize;
-    // The handshake: data can leave with the ACK of the SYN-ACK, one round trip on.
-    c.readyAt = Simulator::Now() + Seconds(c.rttSeconds);
+    c.failed = std::move(failed);
+    c.dataRetries = TcpSocketDefault<UintegerValue>("DataRetries");
+    c.connCount = TcpSocketDefault<UintegerValue>("ConnCount");
+    // The Linux profile's sockets set Linux's first SYN timeout (LinuxTcpSocket).
+    c.connTimeoutSeconds
+        = settings.linuxTcp ? 1.0 : TcpSocketDefault<TimeValue>("ConnTimeout").GetSeconds();
+    c.readyAt = Time::Max();
     m_connections.push_back(c);
     const auto id = static_cast<uint32_t>(m_connections.size() - 1);
-    Simulator::Schedule(Seconds(c.rttSeconds), &FlowNetwork::StartHead, this, id);
+    Handshake(id);
     return id;
+}
+
+void
+FlowNetwork::Reconnect(uint32_t connection, Time after, bool keep)
+{
+    Connection& c = m_connections.at(connection);
+    if (!keep)
+    {
+        c.queue.clear();
+    }
+    c.broken = false;
+    c.established = false;
+    c.readyAt = Time::Max();
+    c.windowBytes = c.initialWindowBytes;
+    c.ssthreshBytes = std::numeric_limits<double>::infinity();
+    c.lastSent = Time::Min();
+    c.sinceLossBytes = 0.0;
+    c.retry = Simulator::Schedule(after, &FlowNetwork::Handshake, this, connection);
+}
+
+bool
+FlowNetwork::Blocked(const Connection& c) const
+{
+    for (uint32_t l : c.links)
+    {
+        if (m_links[l].down || m_links[m_links[l].reverse].down)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+FlowNetwork::Handshake(uint32_t id)
+{
+    Connection& c = m_connections[id];
+    if (c.closed)
+    {
+        return;
+    }
+    if (Blocked(c))
+    {
+        Stall(id, c.connTimeoutSeconds); // the SYN is lost
+        return;
+    }
+    // Data can leave with the ACK of the SYN-ACK, one round trip on; the connection is the
+    // receiver's listener's of then (a receiver that starts anew later resets it).
+    c.readyAt = Simulator::Now() + Seconds(c.rttSeconds);
+    c.retry = Simulator::Schedule(Seconds(c.rttSeconds),
+                                  [this, id]()
+                                  {
+                                      Connection& c = m_connections[id];
+                                      if (m_listeners.count(c.to) == 0)
+                                      {
+                                          Fail(id, "was refused: the receiver does not listen");
+                                          return;
+                                      }
+                                      c.generation = m_generation[c.to];
+                                      c.established = true;
+                                      StartHead(id);
+                                  });
+}
+
+void
+FlowNetwork::Stall(uint32_t id, double timeoutSeconds)
+{
+    Advance();
+    Connection& c = m_connections[id];
+    c.stalled = true;
+    c.rate = 0.0;
+    c.tries = 0;
+    c.timeoutSeconds = timeoutSeconds;
+    Simulator::Cancel(c.retry);
+    c.retry = Simulator::Schedule(Seconds(timeoutSeconds), &FlowNetwork::Retry, this, id);
+    ++m_events;
+    RescheduleSoon();
+}
+
+double
+FlowNetwork::StallTimeout(const Connection& c) const
+{
+    // A flow held back by a link, not by its window, has filled that link's queue as TCP
+    // does: its RTT estimate, and so its timeout, includes the standing queue.
+    double standing = 0.0;
+    if (c.rate < WindowRate(c) * (1.0 - 1e-9))
+    {
+        for (uint32_t l : c.links)
+        {
+            standing = std::max(standing, m_links[l].standingSeconds);
+        }
+    }
+    return c.rtoSeconds + standing;
+}
+
+void
+FlowNetwork::Retry(uint32_t id)
+{
+    Connection& c = m_connections[id];
+    if (c.closed || c.broken || !c.stalled)
+    {
+        return;
+    }
+    ++m_events;
+    if (!Blocked(c))
+    {
+        c.stalled = false;
+        if (!c.established)
+        {
+            Handshake(id); // this SYN gets through
+            return;
+        }
+        // The retransmission reaches the receiver: a stack that started anew since knows no
+        // such connection and resets it.
+        if (m_generation[c.to] != c.generation || m_listeners.count(c.to) == 0)
+        {
+            Fail(id, "was reset by the receiver, which started anew");
+            return;
+        }
+        // After a timeout TCP restarts from a one-segment window (RFC 5681), slow-starting to
+        // what CUBIC leaves of the window it had.
+        Advance();
+        LoseOnce(c);
+        c.windowBytes = c.segmentBytes;
+        c.nextWindowStep = Simulator::Now() + Seconds(c.rttSeconds);
+        if (c.active)
+        {
+            RescheduleSoon();
+        }
+        else
+        {
+            StartHead(id);
+        }
+        return;
+    }
+    if (c.tries >= (c.established ? c.dataRetries : c.connCount))
+    {
+        std::ostringstream why;
+        why << (c.established ? "TCP gave up after "
+                              : "TCP gave up on the connection request after ")
+            << c.tries << (c.established ? " retransmissions" : " retries")
+            << " (a link on the route was out of service)";
+        Fail(id, why.str());
+        return;
+    }
+    ++c.tries;
+    c.timeoutSeconds = std::min(2.0 * c.timeoutSeconds, kMaxTimeoutSeconds);
+    c.retry = Simulator::Schedule(Seconds(c.timeoutSeconds), &FlowNetwork::Retry, this, id);
+}
+
+void
+FlowNetwork::Fail(uint32_t id, const std::string& why)
+{
+    Advance();
+    Connection& c = m_connections[id];
+    Simulator::Cancel(c.retry);
+    Deactivate(id);
+    c.stalled = false;
+    c.broken = true;
+    const bool established = c.established;
+    const auto held = static_cast<uint32_t>(c.queue.size());
+    const Failed failed = c.failed; // it may connect again, and m_connections grow
+    ++m_events;
+    RescheduleSoon();
+    failed(why, established, held);
+}
+
+void
+FlowNetwork::OnOutage(uint32_t link, bool down)
+{
+    m_links[link].down = down;
+    ++m_events;
+    if (!down)
+    {
+        return; // stalled connections find out at their next try, as TCP does
+    }
+    for (uint32_t id = 0; id < m_connections.size(); ++id)
+    {
+        Connection& c = m_connections[id];
+        if (c.active && !c.stalled && !c.closed && Blocked(c))
+        {
+            Stall(id, StallTimeout(c));
+        }
+    }
 }
 
 void
@@ -350,15 +609,8 @@ FlowNetwork::Close(uint32_t connection)
 {
     Advance();
     Connection& c = m_connections.at(connection);
-    if (c.active)
-    {
-        for (uint32_t l : c.links)
-        {
-            auto& on = m_links[l].connections;
-            on.erase(std::remove(on.begin(), on.end(), connection), on.end());
-        }
-    }
-    c.active = false;
+    Simulator::Cancel(c.retry);
+    Deactivate(connection);
     c.queue.clear();
     c.closed = true;
     Reschedule();
@@ -414,15 +666,20 @@ FlowNetwork::LoseOnce(Connection& c)
     c.windowBytes = std::max(2.0 * c.segmentBytes, kBeta * c.windowBytes);
     c.ssthreshBytes = c.windowBytes;
     c.lastLoss = Simulator::Now();
-    c.sinceLossBytes -= c.lossSpacingBytes;
 }
 
 void
 FlowNetwork::StartHead(uint32_t id)
 {
     Connection& c = m_connections[id];
-    if (c.closed || c.active || c.queue.empty() || Simulator::Now() < c.readyAt)
+    if (c.closed || c.broken || c.stalled || c.active || c.queue.empty()
+        || Simulator::Now() < c.readyAt)
     {
+        return;
+    }
+    if (!Blocked(c) && (m_generation[c.to] != c.generation || m_listeners.count(c.to) == 0))
+    {
+        Fail(id, "was reset by the receiver, which started anew");
         return;
     }
     Advance();
@@ -440,6 +697,11 @@ FlowNetwork::StartHead(uint32_t id)
     }
     Activate(id);
     ++m_events;
+    if (Blocked(c))
+    {
+        Stall(id, c.rtoSeconds); // its first segments are lost (the queues drained while idle)
+        return;
+    }
     Reschedule();
 }
 
@@ -454,6 +716,21 @@ FlowNetwork::Activate(uint32_t id)
     {
         m_links[l].connections.push_back(id);
     }
+}
+
+void
+FlowNetwork::Deactivate(uint32_t id)
+{
+    Connection& c = m_connections[id];
+    if (c.active)
+    {
+        for (uint32_t l : c.links)
+        {
+            auto& on = m_links[l].connections;
+            on.erase(std::remove(on.begin(), on.end(), id), on.end());
+        }
+    }
+    c.active = false;
 }
 
 void
@@ -494,7 +771,7 @@ FlowNetwork::Fill(const std::vector<double>& capacity)
     for (uint32_t id = 0; id < m_connections.size(); ++id)
     {
         const Connection& c = m_connections[id];
-        if (c.active)
+        if (c.active && !c.stalled)
         {
             fixed[id] = false;
             ++unfixed;
@@ -601,7 +878,7 @@ FlowNetwork::Reschedule()
     double next = std::numeric_limits<double>::infinity();
     for (const Connection& c : m_connections)
     {
-        if (!c.active)
+        if (!c.active || c.stalled)
         {
             continue;
         }
@@ -649,7 +926,7 @@ FlowNetwork::OnEvent()
     for (uint32_t id = 0; id < m_connections.size(); ++id)
     {
         Connection& c = m_connections[id];
-        if (!c.active)
+        if (!c.active || c.stalled)
         {
             continue;
         }
@@ -663,6 +940,7 @@ FlowNetwork::OnEvent()
         if (c.sinceLossBytes >= c.lossSpacingBytes - 1e-3)
         {
             LoseOnce(c);
+            c.sinceLossBytes -= c.lossSpacingBytes;
         }
         while (c.nextWindowStep <= now)
         {
@@ -678,13 +956,8 @@ FlowNetwork::OnEvent()
         Connection& c = m_connections[id];
         std::shared_ptr<const std::vector<uint8_t>> framed = c.queue.front().framed;
         c.queue.pop_front();
-        c.active = false;
+        Deactivate(id);
         c.lastSent = now;
-        for (uint32_t l : c.links)
-        {
-            auto& on = m_links[l].connections;
-            on.erase(std::remove(on.begin(), on.end(), id), on.end());
-        }
         const uint32_t to = c.to;
         Simulator::Schedule(Seconds(c.deliveryDelay),
                             [this, to, framed]()

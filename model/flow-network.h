@@ -54,8 +54,13 @@ class FlowModelError : public std::runtime_error
  * (AddLoad, SetLoad). A link's rate may change during a run (rate traces: NotifyDataRate).
  * Events happen only when a flow starts or ends, a window grows, a load or a link's rate
  * changes; nothing else is simulated. Routes are read from the nodes' IPv4 routing, hop by hop.
+ * A link out of service (an OutageErrorModel on its receiving device: faults.links, crashes)
+ * stalls the flows over it in either direction; as TCP's, a stalled connection tries again
+ * after its retransmission timeout, doubling it every time (its handshake after ConnTimeout),
+ * resumes from a one-segment window once a try gets through, is reset when its receiver started
+ * anew meanwhile, and fails after DataRetries (ConnCount) tries.
  * Not modelled: queues and their delay (ACKs queued behind the other direction's data
- * included), TCP cross traffic.
+ * included; so the timeout lacks the queueing delay TCP measures), TCP cross traffic.
  */
 class FlowNetwork : public Object
 {
@@ -68,6 +73,12 @@ class FlowNetwork : public Object
 
     /// What a listening learner does with a message that arrived whole (framed).
     using Deliver = std::function<void(std::shared_ptr<const std::vector<uint8_t>> framed)>;
+    /**
+     * What a sender learns when its connection failed (TCP gave up, or the receiver reset it):
+     * why, whether the connection had ever been set up, and how many messages it held (the
+     * flowing one included). The connection sends nothing until Reconnect.
+     */
+    using Failed = std::function<void(const std::string& why, bool everConnected, uint32_t held)>;
 
     /**
      * \brief A learner's transport takes messages sent to `node`.
@@ -83,10 +94,21 @@ class FlowNetwork : public Object
      * \param node the sending host
      * \param address where the receiver is reached
      * \param settings the TCP settings (segment size, initial window, buffer, minimum RTO)
+     * \param failed called when the connection fails (see Failed)
      * \return the connection's id
      * \throws FlowModelError when there is no route or a hop is not a point-to-point link
      */
-    uint32_t Connect(Ptr<Node> node, Ipv4Address address, const TcpTransportSettings& settings);
+    uint32_t Connect(Ptr<Node> node,
+                     Ipv4Address address,
+                     const TcpTransportSettings& settings,
+                     Failed failed);
+    /**
+     * \brief Set a failed connection up again, with a new handshake after `after`.
+     * \param connection from Connect, failed
+     * \param after the wait before the handshake
+     * \param keep whether it keeps the messages it held (none of them had left), else forgets them
+     */
+    void Reconnect(uint32_t connection, Time after, bool keep);
     /**
      * \brief Queue a message on a connection; it starts when the ones before it have left.
      * \param connection from Connect
@@ -141,6 +163,8 @@ class FlowNetwork : public Object
         double latencySeconds = 0.0;        ///< the channel's delay
         double loadBitsPerSecond = 0.0;     ///< taken by loads (AddLoad) now
         double loss = 0.0;                  ///< the probability that a packet is lost on it
+        bool down = false;                  ///< out of service (its OutageErrorModel)
+        double standingSeconds = 0.0;       ///< the queueing delay a bulk TCP flow keeps
         uint32_t reverse = 0;               ///< the link's other direction
         std::vector<uint32_t> connections;  ///< active flows over it (by connection)
     };
@@ -184,6 +208,17 @@ class FlowNetwork : public Object
         double rate = 0.0;           ///< bytes per second now
         Time nextWindowStep;         ///< when the window grows next (while it limits)
         bool closed = false;
+        Failed failed;                   ///< told when the connection fails
+        uint32_t dataRetries = 6;        ///< tries of a stalled established connection
+        uint32_t connCount = 6;          ///< tries of a stalled handshake
+        double connTimeoutSeconds = 1.0; ///< the handshake's first timeout
+        uint64_t generation = 0;         ///< the receiver's Listen count at the handshake
+        bool established = false;        ///< the handshake got through once
+        bool broken = false;             ///< failed, until Reconnect
+        bool stalled = false;            ///< its route went down: waiting for a try to get through
+        uint32_t tries = 0;              ///< tries lost since it stalled
+        double timeoutSeconds = 0.0;     ///< the backed-off timeout of the next try
+        EventId retry;                   ///< the next try (stalled) or the handshake's end
     };
 
     /// The route from `node` to `address`, as link indices (made on first use per direction).
@@ -199,6 +234,8 @@ class FlowNetwork : public Object
     void StartHead(uint32_t id);
     /// Make a connection's head message its active flow, from now.
     void Activate(uint32_t id);
+    /// A connection's flow no longer crosses its links (it ended, failed or was closed).
+    void Deactivate(uint32_t id);
     /// Bring every flow's remaining bytes to now at the rates they had.
     void Advance();
     /// Rates by weighted progressive filling over links of these payload capacities.
@@ -209,6 +246,20 @@ class FlowNetwork : public Object
     /// trace's step on every traced link, every cbr load at the start), one sharing serves all.
     void RescheduleSoon();
     void OnEvent();
+    /// A link direction went out of service or came back (its OutageErrorModel's Down trace).
+    void OnOutage(uint32_t link, bool down);
+    /// Whether a link on a connection's route, either way, is out of service.
+    bool Blocked(const Connection& c) const;
+    /// The handshake of a connection, now: it completes one round trip on, or stalls.
+    void Handshake(uint32_t id);
+    /// The timeout of a flow that stalls now: its RTO, with the standing queue it kept.
+    double StallTimeout(const Connection& c) const;
+    /// A stalled connection's flow stops; its first try comes after its timeout.
+    void Stall(uint32_t id, double timeoutSeconds);
+    /// A stalled connection's timeout: the try gets through (resume) or is lost (back off).
+    void Retry(uint32_t id);
+    /// A connection fails: its flow stops, and its sender is told.
+    void Fail(uint32_t id, const std::string& why);
     double WindowRate(const Connection& c) const;
     /// Whether a connection's window grows at its next step: it limits the flow, or the
     /// connection loses packets (its window then follows CUBIC's sawtooth whatever the rate).
@@ -223,6 +274,7 @@ class FlowNetwork : public Object
     std::vector<Connection> m_connections;
     std::vector<Load> m_loads;
     std::map<uint32_t, Deliver> m_listeners; ///< by node id
+    std::map<uint32_t, uint64_t> m_generation; ///< by node id: how often it started listening
     Time m_updated;                          ///< when remaining bytes were last brought up
     EventId m_event;                         ///< the next flow event (an end or a window step)
     EventId m_reschedule;                    ///< the pending RescheduleSoon

@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/packet.h"
+#include "ns3/trace-source-accessor.h"
 
 namespace ns3
 {
@@ -18,7 +19,12 @@ OutageErrorModel::GetTypeId()
     static TypeId tid = TypeId("ns3::OutageErrorModel")
                             .SetParent<ErrorModel>()
                             .SetGroupName("Dlsim")
-                            .AddConstructor<OutageErrorModel>();
+                            .AddConstructor<OutageErrorModel>()
+                            .AddTraceSource("Down",
+                                            "The link went out of service (true) or came back "
+                                            "(false)",
+                                            MakeTraceSourceAccessor(&OutageErrorModel::m_down),
+                                            "ns3::TracedValueCallback::Bool");
     return tid;
 }
 
@@ -31,14 +37,26 @@ OutageErrorModel::SetInner(Ptr<ErrorModel> inner)
 void
 OutageErrorModel::Down()
 {
-    ++m_reasons;
+    if (m_reasons++ == 0)
+    {
+        m_down(true);
+    }
 }
 
 void
 OutageErrorModel::Up()
 {
     NS_ABORT_MSG_IF(m_reasons == 0, "OutageErrorModel: Up() without Down()");
-    --m_reasons;
+    if (--m_reasons == 0)
+    {
+        m_down(false);
+    }
+}
+
+Ptr<ErrorModel>
+OutageErrorModel::GetInner() const
+{
+    return m_inner;
 }
 
 bool

@@ -8,6 +8,7 @@
 #define DLSIM_OUTAGE_ERROR_MODEL_H
 
 #include "ns3/error-model.h"
+#include "ns3/traced-callback.h"
 
 namespace ns3
 {
@@ -22,12 +23,15 @@ class OutageErrorModel : public ErrorModel
   public:
     /**
      * \brief Get the type ID.
-     * \return the object TypeId (no attributes of its own)
+     * \return the object TypeId (no attributes of its own; the trace source Down fires when
+     * the link goes out of service, with true, and when it comes back, with false)
      */
     static TypeId GetTypeId();
 
     /// \param inner the model to keep applying while the link is up (may be null)
     void SetInner(Ptr<ErrorModel> inner);
+    /// \return the model applied while the link is up (may be null)
+    Ptr<ErrorModel> GetInner() const;
     /// One more reason for the link to be down.
     void Down();
     /// One reason fewer; the link is up again when none is left.
@@ -41,6 +45,7 @@ class OutageErrorModel : public ErrorModel
 
     Ptr<ErrorModel> m_inner;
     uint32_t m_reasons = 0;
+    TracedCallback<bool> m_down; ///< the Down trace source
 };
 
 } // namespace ns3

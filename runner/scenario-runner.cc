@@ -286,15 +286,12 @@ ReadNetworkModel(const ScenarioConfig& c, ScenarioPlan& plan)
     }
     for (const ScenarioKey& key : ScenarioKeys())
     {
-        const bool unmodelled
-            = key.name.rfind("faults.", 0) == 0 || key.name.rfind("capture.", 0) == 0;
-        if (unmodelled && key.name != "faults.mean_down" && key.name != "capture.snaplen"
+        if (key.name.rfind("capture.", 0) == 0 && key.name != "capture.snaplen"
             && c.GetString(key.name) != key.defaultValue)
         {
-            throw ScenarioError(
-                key.name + ": network.model = flow does not model "
-                + (key.name.rfind("capture.", 0) == 0 ? "packets to capture" : "faults")
-                + "; use network.model = packet");
+            throw ScenarioError(key.name
+                                + ": network.model = flow has no packets to capture; use "
+                                  "network.model = packet");
         }
     }
 }
