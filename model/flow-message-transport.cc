@@ -77,6 +77,9 @@ FlowMessageTransport::Close()
         m_network->Close(connection);
     }
     m_connections.clear();
+    // A learner that starts anew (a recovery) sets its connections up as new ones.
+    m_failedSetups.clear();
+    m_everConnected.clear();
 }
 
 void

@@ -208,6 +208,7 @@ FlowNetwork::LinkOf(Ptr<NetDevice> device)
     link.bitsPerSecond = static_cast<double>(rate.Get().GetBitRate());
     link.latencySeconds = delay.Get().GetSeconds();
     link.standingSeconds = StandingDelayOf(p2p, link.bitsPerSecond);
+    link.device = p2p;
     Ptr<NetDevice> other
         = channel->GetDevice(0) == device ? channel->GetDevice(1) : channel->GetDevice(0);
     link.loss = LossOf(other);
@@ -289,7 +290,11 @@ FlowNetwork::Measure(Connection& c)
         transmissions += transmission;
         // The last segment crosses every hop after the first after it left.
         c.deliveryDelay += link.latencySeconds + (i > 0 ? transmission : 0.0);
-        c.bottleneck = std::min(c.bottleneck, link.payloadBytesPerSecond);
+        if (link.payloadBytesPerSecond < c.bottleneck)
+        {
+            c.bottleneck = link.payloadBytesPerSecond;
+            c.bottleneckLink = c.links[i];
+        }
     }
     c.rttSeconds = 2.0 * propagation + transmissions;
     // Linux's RTO once the RTT is measured: the RTT plus its minimum variance term.
@@ -328,6 +333,7 @@ FlowNetwork::SetRate(uint32_t link, double bitsPerSecond)
     // again: its bottleneck, and the segment's transmission in its round trip and delivery.
     Advance();
     m_links[link].bitsPerSecond = bitsPerSecond;
+    m_links[link].standingSeconds = StandingDelayOf(m_links[link].device, bitsPerSecond);
     for (Connection& c : m_connections)
     {
         if (std::find(c.links.begin(), c.links.end(), link) != c.links.end())
@@ -386,6 +392,7 @@ FlowNetwork::Reconnect(uint32_t connection, Time after, bool keep)
     c.readyAt = Time::Max();
     c.windowBytes = c.initialWindowBytes;
     c.ssthreshBytes = std::numeric_limits<double>::infinity();
+    c.windowMaxBytes = 0.0;
     c.lastSent = Time::Min();
     c.sinceLossBytes = 0.0;
     c.retry = Simulator::Schedule(after, &FlowNetwork::Handshake, this, connection);
@@ -424,6 +431,12 @@ FlowNetwork::Handshake(uint32_t id)
                                   [this, id]()
                                   {
                                       Connection& c = m_connections[id];
+                                      if (Blocked(c))
+                                      {
+                                          // The SYN-ACK or the ACK is lost: the SYN again.
+                                          Stall(id, c.connTimeoutSeconds);
+                                          return;
+                                      }
                                       if (m_listeners.count(c.to) == 0)
                                       {
                                           Fail(id, "was refused: the receiver does not listen");
@@ -454,16 +467,10 @@ double
 FlowNetwork::StallTimeout(const Connection& c) const
 {
     // A flow held back by a link, not by its window, has filled that link's queue as TCP
-    // does: its RTT estimate, and so its timeout, includes the standing queue.
-    double standing = 0.0;
-    if (c.rate < WindowRate(c) * (1.0 - 1e-9))
-    {
-        for (uint32_t l : c.links)
-        {
-            standing = std::max(standing, m_links[l].standingSeconds);
-        }
-    }
-    return c.rtoSeconds + standing;
+    // does: its RTT estimate, and so its timeout, includes the standing queue (the slowest
+    // link's, where a flow alone is held back).
+    const bool linkLimited = c.rate < WindowRate(c) * (1.0 - 1e-9);
+    return c.rtoSeconds + (linkLimited ? m_links[c.bottleneckLink].standingSeconds : 0.0);
 }
 
 void
@@ -506,7 +513,9 @@ FlowNetwork::Retry(uint32_t id)
         }
         return;
     }
-    if (c.tries >= (c.established ? c.dataRetries : c.connCount))
+    // ns-3 gives up after DataRetries retransmissions, and after ConnCount SYNs (the first
+    // one included).
+    if (c.established ? c.tries >= c.dataRetries : c.tries + 1 >= c.connCount)
     {
         std::ostringstream why;
         why << (c.established ? "TCP gave up after "
@@ -612,6 +621,7 @@ FlowNetwork::Close(uint32_t connection)
     Simulator::Cancel(c.retry);
     Deactivate(connection);
     c.queue.clear();
+    c.failed = nullptr; // it holds its transport
     c.closed = true;
     Reschedule();
 }
@@ -672,7 +682,7 @@ void
 FlowNetwork::StartHead(uint32_t id)
 {
     Connection& c = m_connections[id];
-    if (c.closed || c.broken || c.stalled || c.active || c.queue.empty()
+    if (c.closed || c.broken || c.stalled || !c.established || c.active || c.queue.empty()
         || Simulator::Now() < c.readyAt)
     {
         return;

@@ -13,6 +13,7 @@
 #include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/point-to-point-net-device.h"
 #include "tcp-message-transport.h"
 
 #include <deque>
@@ -58,9 +59,11 @@ class FlowModelError : public std::runtime_error
  * stalls the flows over it in either direction; as TCP's, a stalled connection tries again
  * after its retransmission timeout, doubling it every time (its handshake after ConnTimeout),
  * resumes from a one-segment window once a try gets through, is reset when its receiver started
- * anew meanwhile, and fails after DataRetries (ConnCount) tries.
+ * anew meanwhile, and fails after DataRetries retransmissions (a handshake after ConnCount SYNs);
+ * the timeout of a flow held back by its slowest link includes that link's standing queue
+ * (TCP's RTT estimate does). A message whose last byte left before an outage still arrives.
  * Not modelled: queues and their delay (ACKs queued behind the other direction's data
- * included; so the timeout lacks the queueing delay TCP measures), TCP cross traffic.
+ * included), TCP cross traffic.
  */
 class FlowNetwork : public Object
 {
@@ -142,7 +145,8 @@ class FlowNetwork : public Object
     /// \param connection from Connect: closed, its messages (sent or not) forgotten
     void Close(uint32_t connection);
 
-    /// \return flow events handled so far (starts, ends, window steps, load and rate changes)
+    /// \return flow events handled so far (starts, ends, window steps, loss events, load and
+    /// rate changes, outages, stalls, tries and failures)
     uint64_t GetEvents() const;
 
     /**
@@ -165,6 +169,7 @@ class FlowNetwork : public Object
         double loss = 0.0;                  ///< the probability that a packet is lost on it
         bool down = false;                  ///< out of service (its OutageErrorModel)
         double standingSeconds = 0.0;       ///< the queueing delay a bulk TCP flow keeps
+        Ptr<PointToPointNetDevice> device;  ///< the sending device (its queue, for the above)
         uint32_t reverse = 0;               ///< the link's other direction
         std::vector<uint32_t> connections;  ///< active flows over it (by connection)
     };
@@ -189,6 +194,7 @@ class FlowNetwork : public Object
         double rttSeconds = 0.0;     ///< propagation both ways plus a segment's transmissions
         double deliveryDelay = 0.0;  ///< from the last byte leaving to its arrival
         double bottleneck = 0.0;     ///< the smallest payload rate on the route
+        uint32_t bottleneckLink = 0; ///< the link direction of that rate
         double lossSpacingBytes = 0.0; ///< bytes between loss events (infinity: no loss)
         double sinceLossBytes = 0.0;   ///< bytes sent since the last loss event
         double ssthreshBytes = 0.0;    ///< slow start ends here (infinity until a loss)
@@ -261,8 +267,8 @@ class FlowNetwork : public Object
     /// A connection fails: its flow stops, and its sender is told.
     void Fail(uint32_t id, const std::string& why);
     double WindowRate(const Connection& c) const;
-    /// Whether a connection's window grows at its next step: it limits the flow, or the
-    /// connection loses packets (its window then follows CUBIC's sawtooth whatever the rate).
+    /// Whether a connection's window grows at its next step: below its send buffer, it limits
+    /// the flow (as Linux grows only a window that limits).
     bool WindowGrows(const Connection& c) const;
     /// One round trip's growth of a connection's window: doubling in slow start, else CUBIC's.
     void GrowWindow(Connection& c) const;

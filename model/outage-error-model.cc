@@ -24,7 +24,7 @@ OutageErrorModel::GetTypeId()
                                             "The link went out of service (true) or came back "
                                             "(false)",
                                             MakeTraceSourceAccessor(&OutageErrorModel::m_down),
-                                            "ns3::TracedValueCallback::Bool");
+                                            "ns3::OutageErrorModel::DownTracedCallback");
     return tid;
 }
 

@@ -28,6 +28,12 @@ class OutageErrorModel : public ErrorModel
      */
     static TypeId GetTypeId();
 
+    /**
+     * The signature of the Down trace source.
+     * \param down true when the link goes out of service, false when it comes back
+     */
+    typedef void (*DownTracedCallback)(bool down);
+
     /// \param inner the model to keep applying while the link is up (may be null)
     void SetInner(Ptr<ErrorModel> inner);
     /// \return the model applied while the link is up (may be null)
