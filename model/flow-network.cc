@@ -217,6 +217,8 @@ FlowNetwork::LinkOf(Ptr<NetDevice> device)
     Ptr<OutageErrorModel> outage = DynamicCast<OutageErrorModel>(errors.Get<ErrorModel>());
     link.down = outage && outage->IsDown();
     m_links.push_back(link);
+    m_marked.push_back(0);
+    m_inComponent.push_back(0);
     const auto index = static_cast<uint32_t>(m_links.size() - 1);
     m_linkOfDevice[device] = index;
     if (outage)
@@ -332,6 +334,7 @@ FlowNetwork::SetRate(uint32_t link, double bitsPerSecond)
     // The bytes sent so far at the old rates, then every connection over the link measured
     // again: its bottleneck, and the segment's transmission in its round trip and delivery.
     Advance();
+    MarkLink(link);
     m_links[link].bitsPerSecond = bitsPerSecond;
     m_links[link].standingSeconds = StandingDelayOf(m_links[link].device, bitsPerSecond);
     for (Connection& c : m_connections)
@@ -455,6 +458,7 @@ FlowNetwork::Stall(uint32_t id, double timeoutSeconds)
     Connection& c = m_connections[id];
     c.stalled = true;
     c.rate = 0.0;
+    Mark(id);
     c.tries = 0;
     c.timeoutSeconds = timeoutSeconds;
     Simulator::Cancel(c.retry);
@@ -503,6 +507,7 @@ FlowNetwork::Retry(uint32_t id)
         LoseOnce(c);
         c.windowBytes = c.segmentBytes;
         c.nextWindowStep = Simulator::Now() + Seconds(c.rttSeconds);
+        Mark(id);
         if (c.active)
         {
             RescheduleSoon();
@@ -593,6 +598,7 @@ FlowNetwork::SetLoad(uint32_t load, double bitsPerSecond)
     Advance();
     Load& l = m_loads.at(load);
     m_links[l.link].loadBitsPerSecond += bitsPerSecond - l.bitsPerSecond;
+    MarkLink(l.link);
     l.bitsPerSecond = bitsPerSecond;
     ++m_events;
     RescheduleSoon();
@@ -726,6 +732,7 @@ FlowNetwork::Activate(uint32_t id)
     {
         m_links[l].connections.push_back(id);
     }
+    Mark(id);
 }
 
 void
@@ -734,6 +741,7 @@ FlowNetwork::Deactivate(uint32_t id)
     Connection& c = m_connections[id];
     if (c.active)
     {
+        Mark(id); // the flows it shared with get its share
         for (uint32_t l : c.links)
         {
             auto& on = m_links[l].connections;
@@ -763,27 +771,114 @@ FlowNetwork::Advance()
 }
 
 void
-FlowNetwork::Fill(const std::vector<double>& capacity)
+FlowNetwork::MarkLink(uint32_t link)
+{
+    if (!m_marked[link])
+    {
+        m_marked[link] = 1;
+        m_changed.push_back(link);
+    }
+}
+
+void
+FlowNetwork::Mark(uint32_t id)
+{
+    // Its ACKs take from its links' other directions: their flows' shares change with it.
+    for (uint32_t l : m_connections[id].links)
+    {
+        MarkLink(l);
+        MarkLink(m_links[l].reverse);
+    }
+}
+
+void
+FlowNetwork::Component(std::vector<uint32_t>& links, std::vector<uint32_t>& flows)
+{
+    // Max-min sharing falls apart into the groups of flows that share links, ACKs included (a
+    // flow's ACKs take from its links' other directions): only the groups of the links that
+    // changed need sharing again, the same rates to the last bit, at a fraction of the cost.
+    std::vector<uint32_t> queue;
+    queue.swap(m_changed);
+    for (uint32_t l : queue)
+    {
+        m_marked[l] = 0;
+    }
+    auto reach = [&](uint32_t l)
+    {
+        if (!m_inComponent[l])
+        {
+            m_inComponent[l] = 1;
+            links.push_back(l);
+            queue.push_back(l);
+        }
+    };
+    std::vector<uint32_t> start;
+    start.swap(queue);
+    for (uint32_t l : start)
+    {
+        reach(l);
+    }
+    for (size_t next = 0; next < queue.size(); ++next)
+    {
+        for (uint32_t id : m_links[queue[next]].connections)
+        {
+            if (m_flowInComponent[id])
+            {
+                continue;
+            }
+            m_flowInComponent[id] = 1;
+            flows.push_back(id);
+            for (uint32_t l : m_connections[id].links)
+            {
+                reach(l);
+                reach(m_links[l].reverse);
+            }
+        }
+    }
+    for (uint32_t l : links)
+    {
+        m_inComponent[l] = 0;
+    }
+    for (uint32_t id : flows)
+    {
+        m_flowInComponent[id] = 0;
+    }
+    // The order the whole network's sharing took them in: the same arithmetic.
+    std::sort(links.begin(), links.end());
+    std::sort(flows.begin(), flows.end());
+}
+
+void
+FlowNetwork::Fill(const std::vector<uint32_t>& component,
+                  const std::vector<uint32_t>& flows,
+                  const std::vector<double>& capacity)
 {
     // Weighted max-min fairness by progressive filling: TCP flows sharing a bottleneck get
     // rates inversely proportional to their round-trip times; a window caps its flow. The most
     // constrained link (smallest capacity left per unit of weight) or window is fixed first;
     // heaps keep that O((flows x hops + links) log) per filling, for hundreds of flows.
-    std::vector<double> left = capacity;
-    std::vector<double> weights(m_links.size(), 0.0);
-    std::vector<uint32_t> count(m_links.size(), 0); // unfixed flows: weights may keep a rounding
-    std::vector<uint32_t> version(m_links.size(), 0);
-    std::vector<bool> fixed(m_connections.size(), true);
+    std::vector<double>& left = m_left;
+    std::vector<double>& weights = m_weights;
+    std::vector<uint32_t>& count = m_count; // unfixed flows: weights may keep a rounding
+    std::vector<uint32_t>& version = m_version;
+    std::vector<char>& fixed = m_fixed; // 1 outside `flows`, and for stalled flows
+    for (uint32_t l : component)
+    {
+        left[l] = capacity[l];
+        weights[l] = 0.0;
+        count[l] = 0;
+        version[l] = 0;
+    }
     using Entry = std::pair<double, uint32_t>; // (rate per unit of weight, link or flow)
     using MinHeap = std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>>;
     MinHeap windows;
     size_t unfixed = 0;
-    for (uint32_t id = 0; id < m_connections.size(); ++id)
+    for (uint32_t id : flows)
     {
         const Connection& c = m_connections[id];
         if (c.active && !c.stalled)
         {
-            fixed[id] = false;
+            fixed[id] = 0;
             ++unfixed;
             windows.push({WindowRate(c) * c.rttSeconds, id});
             for (uint32_t l : c.links)
@@ -797,7 +892,7 @@ FlowNetwork::Fill(const std::vector<double>& capacity)
                         std::vector<std::pair<Entry, uint32_t>>,
                         std::greater<std::pair<Entry, uint32_t>>>
         links; // ((share per weight, link), version)
-    for (uint32_t l = 0; l < m_links.size(); ++l)
+    for (uint32_t l : component)
     {
         if (count[l] > 0)
         {
@@ -807,7 +902,7 @@ FlowNetwork::Fill(const std::vector<double>& capacity)
     auto fix = [&](uint32_t id, double perWeight)
     {
         Connection& c = m_connections[id];
-        fixed[id] = true;
+        fixed[id] = 1;
         --unfixed;
         c.rate = std::max(0.0, perWeight) / c.rttSeconds;
         for (uint32_t l : c.links)
@@ -844,8 +939,7 @@ FlowNetwork::Fill(const std::vector<double>& capacity)
         const auto [share, l] = links.top().first;
         links.pop();
         // Every unfixed flow over the bottleneck gets its weighted share.
-        const std::vector<uint32_t> over = m_links[l].connections;
-        for (uint32_t id : over)
+        for (uint32_t id : m_links[l].connections)
         {
             if (!fixed[id])
             {
@@ -859,18 +953,30 @@ void
 FlowNetwork::Reschedule()
 {
     // Rates without ACKs, then again with each link's capacity less the ACKs of the flows in
-    // its other direction at those rates (a small correction: one pass is enough).
-    std::vector<double> capacity(m_links.size());
-    for (size_t l = 0; l < m_links.size(); ++l)
+    // its other direction at those rates (a small correction: one pass is enough); only for
+    // the links whose flows may have changed and the flows sharing with them.
+    m_left.resize(m_links.size());
+    m_weights.resize(m_links.size());
+    m_count.resize(m_links.size());
+    m_version.resize(m_links.size());
+    m_capacity.resize(m_links.size());
+    m_fixed.resize(m_connections.size(), 1);
+    m_flowInComponent.resize(m_connections.size(), 0);
+    std::vector<uint32_t> component;
+    std::vector<uint32_t> flows;
+    Component(component, flows);
+    std::vector<double>& capacity = m_capacity;
+    for (uint32_t l : component)
     {
         // A load's packets go first: UDP does not back off, so TCP gets what it leaves.
         const Link& link = m_links[l];
         capacity[l] = link.payloadBytesPerSecond
                       * std::max(0.0, 1.0 - link.loadBitsPerSecond / link.bitsPerSecond);
     }
-    Fill(capacity);
-    for (const Connection& c : m_connections)
+    Fill(component, flows, capacity);
+    for (uint32_t id : flows)
     {
+        const Connection& c = m_connections[id];
         if (c.active)
         {
             for (uint32_t l : c.links)
@@ -879,11 +985,11 @@ FlowNetwork::Reschedule()
             }
         }
     }
-    for (double& left : capacity)
+    for (uint32_t l : component)
     {
-        left = std::max(0.0, left);
+        capacity[l] = std::max(0.0, capacity[l]);
     }
-    Fill(capacity);
+    Fill(component, flows, capacity);
     // The next event: a flow's end, or a window's doubling while it limits its flow.
     double next = std::numeric_limits<double>::infinity();
     for (const Connection& c : m_connections)
@@ -947,6 +1053,7 @@ FlowNetwork::OnEvent()
             continue;
         }
         // Within a millibyte of the spacing: the event this wake-up was scheduled for.
+        const double window = c.windowBytes;
         if (c.sinceLossBytes >= c.lossSpacingBytes - 1e-3)
         {
             LoseOnce(c);
@@ -959,6 +1066,10 @@ FlowNetwork::OnEvent()
                 GrowWindow(c);
             }
             c.nextWindowStep += Seconds(c.rttSeconds);
+        }
+        if (c.windowBytes != window)
+        {
+            Mark(id);
         }
     }
     for (uint32_t id : done)

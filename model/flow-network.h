@@ -244,8 +244,18 @@ class FlowNetwork : public Object
     void Deactivate(uint32_t id);
     /// Bring every flow's remaining bytes to now at the rates they had.
     void Advance();
-    /// Rates by weighted progressive filling over links of these payload capacities.
-    void Fill(const std::vector<double>& capacity);
+    /// A link direction whose flows' rates may have changed: shared again at the next Reschedule.
+    void MarkLink(uint32_t link);
+    /// A connection whose rate may have changed (its links, and their other directions).
+    void Mark(uint32_t id);
+    /// The links and flows to share again: those joined (by flows, their links and the ACKs'
+    /// other directions) to the marked links, each in ascending order; clears the marks.
+    void Component(std::vector<uint32_t>& links, std::vector<uint32_t>& flows);
+    /// Rates by weighted progressive filling over these links (payload capacities by link
+    /// index) for these flows.
+    void Fill(const std::vector<uint32_t>& component,
+              const std::vector<uint32_t>& flows,
+              const std::vector<double>& capacity);
     /// Rates (with the ACKs' share of the links), then the next event.
     void Reschedule();
     /// Reschedule once, later at this time: rate and load changes come many at one time (a
@@ -285,6 +295,17 @@ class FlowNetwork : public Object
     EventId m_event;                         ///< the next flow event (an end or a window step)
     EventId m_reschedule;                    ///< the pending RescheduleSoon
     uint64_t m_events = 0;                   ///< flow events handled so far
+    std::vector<uint32_t> m_changed;         ///< marked links (MarkLink), in marking order
+    std::vector<char> m_marked;              ///< by link: in m_changed
+    std::vector<char> m_inComponent;         ///< by link: scratch of Component
+    std::vector<char> m_flowInComponent;     ///< by connection: scratch of Component
+    // Scratch of Reschedule and Fill, by link (and by connection: m_fixed, 1 but mid-Fill).
+    std::vector<double> m_capacity;
+    std::vector<double> m_left;
+    std::vector<double> m_weights;
+    std::vector<uint32_t> m_count;
+    std::vector<uint32_t> m_version;
+    std::vector<char> m_fixed;
 };
 
 } // namespace ns3
