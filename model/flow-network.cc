@@ -286,7 +286,12 @@ FlowNetwork::Measure(Connection& c)
     for (size_t i = 0; i < c.links.size(); ++i)
     {
         Link& link = m_links[c.links[i]];
+        const double before = link.payloadBytesPerSecond;
         link.payloadBytesPerSecond = link.bitsPerSecond / 8.0 * c.segmentBytes / wire;
+        if (link.payloadBytesPerSecond != before)
+        {
+            MarkLink(c.links[i]); // a new link, a new rate, or another segment size
+        }
         propagation += link.latencySeconds;
         const double transmission = wire * 8.0 / link.bitsPerSecond;
         transmissions += transmission;
@@ -362,6 +367,11 @@ FlowNetwork::Connect(Ptr<Node> node,
 {
     Connection c;
     c.links = RouteOf(node, address, &c.to);
+    if (c.links.empty())
+    {
+        throw FlowModelError("network.model = flow: node " + std::to_string(node->GetId())
+                             + " would send to itself (a flow needs at least one link)");
+    }
     c.segmentBytes = settings.segmentSize;
     c.minRtoSeconds = settings.minRto.GetSeconds();
     Measure(c);

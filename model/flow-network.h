@@ -232,7 +232,7 @@ class FlowNetwork : public Object
     uint32_t LinkOf(Ptr<NetDevice> device);
     /// A connection's round-trip time, retransmission timeout, delivery delay and bottleneck
     /// from its links' rates; each of its links' payload rate is set for the connection's
-    /// segment size on the way (every learner of a run has the same).
+    /// segment size on the way (every learner of a run has the same; a change marks the link).
     void Measure(Connection& c);
     /// Bring the flows to now, give a link direction its new rate and share the links again.
     void SetRate(uint32_t link, double bitsPerSecond);
