@@ -54,20 +54,14 @@ Forget()
 }
 
 /**
- * The probability that a packet is lost on its way into `receiver`: the device's
+ * The probability that a packet is lost on its way into `receiver` through `model` (its
+ * ReceiveErrorModel, or what an OutageErrorModel applies while the link is up): a
  * RateErrorModel in packets (link.loss), or 0 without one.
  * \throws FlowModelError for any other error model (the flow model knows no other loss)
  */
 double
-LossOf(Ptr<NetDevice> receiver)
+LossOf(Ptr<NetDevice> receiver, Ptr<ErrorModel> model)
 {
-    PointerValue pointer;
-    receiver->GetAttribute("ReceiveErrorModel", pointer);
-    Ptr<ErrorModel> model = pointer.Get<ErrorModel>();
-    if (Ptr<OutageErrorModel> outage = DynamicCast<OutageErrorModel>(model))
-    {
-        model = outage->GetInner(); // faults: the link's loss while it is up
-    }
     if (!model)
     {
         return 0.0;
@@ -126,6 +120,10 @@ StandingDelayOf(Ptr<PointToPointNetDevice> device, double bitsPerSecond)
     }
     return seconds(disc->GetMaxSize());
 }
+
+/// CUBIC's constants (RFC 8312): the window's cut at a loss and its curve's scale.
+constexpr double kCubicBeta = 0.7;
+constexpr double kCubicC = 0.4;
 
 /// TCP's longest retransmission timeout (ns-3's and Linux's backoff stops doubling there).
 constexpr double kMaxTimeoutSeconds = 60.0;
@@ -211,10 +209,11 @@ FlowNetwork::LinkOf(Ptr<NetDevice> device)
     link.device = p2p;
     Ptr<NetDevice> other
         = channel->GetDevice(0) == device ? channel->GetDevice(1) : channel->GetDevice(0);
-    link.loss = LossOf(other);
     PointerValue errors;
     other->GetAttribute("ReceiveErrorModel", errors);
+    // Faults put an OutageErrorModel in front of the link's own loss.
     Ptr<OutageErrorModel> outage = DynamicCast<OutageErrorModel>(errors.Get<ErrorModel>());
+    link.loss = LossOf(other, outage ? outage->GetInner() : errors.Get<ErrorModel>());
     link.down = outage && outage->IsDown();
     m_links.push_back(link);
     m_marked.push_back(0);
@@ -376,8 +375,7 @@ FlowNetwork::Connect(Ptr<Node> node,
     c.minRtoSeconds = settings.minRto.GetSeconds();
     Measure(c);
     c.initialWindowBytes = settings.initialCwnd * c.segmentBytes;
-    c.windowBytes = c.initialWindowBytes;
-    c.ssthreshBytes = std::numeric_limits<double>::infinity();
+    Restart(c);
     c.bufferBytes = settings.bufferSize;
     c.failed = std::move(failed);
     c.dataRetries = TcpSocketDefault<UintegerValue>("DataRetries");
@@ -385,11 +383,22 @@ FlowNetwork::Connect(Ptr<Node> node,
     // The Linux profile's sockets set Linux's first SYN timeout (LinuxTcpSocket).
     c.connTimeoutSeconds
         = settings.linuxTcp ? 1.0 : TcpSocketDefault<TimeValue>("ConnTimeout").GetSeconds();
-    c.readyAt = Time::Max();
     m_connections.push_back(c);
     const auto id = static_cast<uint32_t>(m_connections.size() - 1);
     Handshake(id);
     return id;
+}
+
+void
+FlowNetwork::Restart(Connection& c)
+{
+    c.established = false;
+    c.readyAt = Time::Max();
+    c.windowBytes = c.initialWindowBytes;
+    c.ssthreshBytes = std::numeric_limits<double>::infinity();
+    c.windowMaxBytes = 0.0;
+    c.lastSent = Time::Min();
+    c.sinceLossBytes = 0.0;
 }
 
 void
@@ -401,14 +410,17 @@ FlowNetwork::Reconnect(uint32_t connection, Time after, bool keep)
         c.queue.clear();
     }
     c.broken = false;
-    c.established = false;
-    c.readyAt = Time::Max();
-    c.windowBytes = c.initialWindowBytes;
-    c.ssthreshBytes = std::numeric_limits<double>::infinity();
-    c.windowMaxBytes = 0.0;
-    c.lastSent = Time::Min();
-    c.sinceLossBytes = 0.0;
+    Restart(c);
     c.retry = Simulator::Schedule(after, &FlowNetwork::Handshake, this, connection);
+}
+
+bool
+FlowNetwork::ReceiverStartedAnew(const Connection& c) const
+{
+    // A stack that started anew since the handshake knows no such connection: it resets it.
+    const auto generation = m_generation.find(c.to);
+    return m_listeners.count(c.to) == 0 || generation == m_generation.end()
+           || generation->second != c.generation;
 }
 
 bool
@@ -504,9 +516,8 @@ FlowNetwork::Retry(uint32_t id)
             Handshake(id); // this SYN gets through
             return;
         }
-        // The retransmission reaches the receiver: a stack that started anew since knows no
-        // such connection and resets it.
-        if (m_generation[c.to] != c.generation || m_listeners.count(c.to) == 0)
+        // The retransmission reaches the receiver.
+        if (ReceiverStartedAnew(c))
         {
             Fail(id, "was reset by the receiver, which started anew");
             return;
@@ -671,13 +682,12 @@ FlowNetwork::GrowWindow(Connection& c) const
     // CUBIC (RFC 8312, section 4, C = 0.4, beta = 0.7), in segments and seconds since the loss:
     // W(t) = C (t - K)^3 + W_max with K = cbrt(W_max (1 - beta) / C), or where larger the
     // Reno-friendly estimate beta W_max + 3 (1 - beta) / (1 + beta) t / RTT.
-    constexpr double kC = 0.4;
-    constexpr double kBeta = 0.7;
     const double t = (Simulator::Now() - c.lastLoss).GetSeconds();
     const double wMax = c.windowMaxBytes / c.segmentBytes;
-    const double k = std::cbrt(wMax * (1.0 - kBeta) / kC);
-    const double cubic = kC * std::pow(t - k, 3.0) + wMax;
-    const double reno = kBeta * wMax + 3.0 * (1.0 - kBeta) / (1.0 + kBeta) * t / c.rttSeconds;
+    const double k = std::cbrt(wMax * (1.0 - kCubicBeta) / kCubicC);
+    const double cubic = kCubicC * std::pow(t - k, 3.0) + wMax;
+    const double reno
+        = kCubicBeta * wMax + 3.0 * (1.0 - kCubicBeta) / (1.0 + kCubicBeta) * t / c.rttSeconds;
     c.windowBytes
         = std::min(c.bufferBytes, std::max(c.windowBytes, std::max(cubic, reno) * c.segmentBytes));
 }
@@ -685,11 +695,10 @@ FlowNetwork::GrowWindow(Connection& c) const
 void
 FlowNetwork::LoseOnce(Connection& c)
 {
-    constexpr double kBeta = 0.7;
     // Fast convergence (RFC 8312, section 4.6): a loss below the last W_max lowers it further.
-    c.windowMaxBytes
-        = c.windowBytes < c.windowMaxBytes ? c.windowBytes * (1.0 + kBeta) / 2.0 : c.windowBytes;
-    c.windowBytes = std::max(2.0 * c.segmentBytes, kBeta * c.windowBytes);
+    c.windowMaxBytes = c.windowBytes < c.windowMaxBytes ? c.windowBytes * (1.0 + kCubicBeta) / 2.0
+                                                        : c.windowBytes;
+    c.windowBytes = std::max(2.0 * c.segmentBytes, kCubicBeta * c.windowBytes);
     c.ssthreshBytes = c.windowBytes;
     c.lastLoss = Simulator::Now();
 }
@@ -703,7 +712,7 @@ FlowNetwork::StartHead(uint32_t id)
     {
         return;
     }
-    if (!Blocked(c) && (m_generation[c.to] != c.generation || m_listeners.count(c.to) == 0))
+    if (!Blocked(c) && ReceiverStartedAnew(c))
     {
         Fail(id, "was reset by the receiver, which started anew");
         return;
@@ -807,30 +816,24 @@ FlowNetwork::Component(std::vector<uint32_t>& links, std::vector<uint32_t>& flow
     // Max-min sharing falls apart into the groups of flows that share links, ACKs included (a
     // flow's ACKs take from its links' other directions): only the groups of the links that
     // changed need sharing again, the same rates to the last bit, at a fraction of the cost.
-    std::vector<uint32_t> queue;
-    queue.swap(m_changed);
-    for (uint32_t l : queue)
-    {
-        m_marked[l] = 0;
-    }
     auto reach = [&](uint32_t l)
     {
         if (!m_inComponent[l])
         {
             m_inComponent[l] = 1;
             links.push_back(l);
-            queue.push_back(l);
         }
     };
-    std::vector<uint32_t> start;
-    start.swap(queue);
-    for (uint32_t l : start)
+    for (uint32_t l : m_changed)
     {
+        m_marked[l] = 0;
         reach(l);
     }
-    for (size_t next = 0; next < queue.size(); ++next)
+    m_changed.clear();
+    // Breadth first: `links` grows as flows bring their links in.
+    for (size_t next = 0; next < links.size(); ++next)
     {
-        for (uint32_t id : m_links[queue[next]].connections)
+        for (uint32_t id : m_links[links[next]].connections)
         {
             if (m_flowInComponent[id])
             {
@@ -1062,8 +1065,8 @@ FlowNetwork::OnEvent()
             done.push_back(id);
             continue;
         }
-        // Within a millibyte of the spacing: the event this wake-up was scheduled for.
         const double window = c.windowBytes;
+        // Within a millibyte of the spacing: the event this wake-up was scheduled for.
         if (c.sinceLossBytes >= c.lossSpacingBytes - 1e-3)
         {
             LoseOnce(c);

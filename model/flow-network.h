@@ -264,6 +264,10 @@ class FlowNetwork : public Object
     void OnEvent();
     /// A link direction went out of service or came back (its OutageErrorModel's Down trace).
     void OnOutage(uint32_t link, bool down);
+    /// A connection as a new socket has it: no handshake yet, the initial window, no loss.
+    static void Restart(Connection& c);
+    /// Whether a connection's receiver stopped listening, or listens anew, since its handshake.
+    bool ReceiverStartedAnew(const Connection& c) const;
     /// Whether a link on a connection's route, either way, is out of service.
     bool Blocked(const Connection& c) const;
     /// The handshake of a connection, now: it completes one round trip on, or stalls.
