@@ -516,9 +516,10 @@ TEST(BadInput, CrashSignalsReleaseTheLockKeepThePartialFilesAndNameTheStep)
         const std::string run = std::string(DLSIM_RUN_BINARY)
                                 + " --dataset=synthetic --synthetic.train_samples=200 "
                                   "--model=logistic --nodes=4 --degree=2 --rounds=1000000 "
-                                  "--eval.every=1000000 --no-plot --out="
+                                  "--eval.every=1 --eval.test_samples=10 --no-plot --out="
                                 + out;
-        // Wait until a round is in rounds.csv.partial: the simulation is running.
+        // Wait until rounds are in rounds.csv.partial (each evaluation writes them out): the
+        // simulation is running.
         const std::string command = "(" + run
                                     + " & pid=$!; for i in $(seq 300); do "
                                       "[ $(cat "
