@@ -399,9 +399,17 @@ RunGrid(const ScenarioConfig& config,
                 continue;
             }
             const std::string replay = replayFolder(i);
+            // The runs that share the cores with this one: those running and those that can
+            // start now (this one among them). A point that trains while its replays wait for
+            // it runs alone and gets every core.
+            size_t alongside = running.size();
+            for (size_t j = 0; j < points.size(); ++j)
+            {
+                alongside += startable(j) ? 1 : 0;
+            }
             pid_t child = SpawnPoint(self,
                                      point,
-                                     static_cast<unsigned>(std::min<size_t>(jobs, points.size())),
+                                     static_cast<unsigned>(std::min<size_t>(jobs, alongside)),
                                      options.overwrite,
                                      replay);
             state[i] = State::Running;

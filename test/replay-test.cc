@@ -5,6 +5,7 @@
  * same point run in full.
  */
 #include "run-command.h"
+#include "worker-pool.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -99,6 +100,47 @@ TEST(Replay, AReplayedPointEqualsItsFullRunOnDirectLinks)
 TEST(Replay, AReplayedPointEqualsItsFullRunBehindAccessLinks)
 {
     ReplayEqualsFullRun("access", "access.up");
+}
+
+/**
+ * With -j 2, a point whose replays wait for it runs alone and gets every core (run.threads =
+ * auto); points that train side by side share them.
+ */
+TEST(Replay, APointThatTrainsAloneGetsEveryCore)
+{
+    const std::string out = FreshTempFolder("replay-threads");
+    const uint32_t cores = dlsim::WorkerPool::DefaultThreads();
+    for (const auto& [algorithms, trainingThreads] :
+         {std::pair{std::string("dpsgd"), cores},
+          std::pair{std::string("dpsgd, jwins"), std::max(1u, cores / 2)}})
+    {
+        std::string output;
+        fs::remove_all(out);
+        ASSERT_EQ(RunCommand(Small("direct") + " --topology=random-regular --algorithm='"
+                                 + algorithms + "' --link.bandwidth='20Mbps, 3Mbps' --out=" + out,
+                             output),
+                  0)
+            << output;
+        size_t trained = 0;
+        for (const auto& point : fs::directory_iterator(out))
+        {
+            if (!point.is_directory())
+            {
+                continue;
+            }
+            const std::string config = ReadWholeFile(point.path().string() + "/config.ini");
+            if (config.find("# replayed: ") == std::string::npos)
+            {
+                ++trained;
+                EXPECT_NE(config.find("# threads: " + std::to_string(trainingThreads) + "\n"),
+                          std::string::npos)
+                    << algorithms << ": " << point.path() << "\n"
+                    << config;
+            }
+        }
+        EXPECT_EQ(trained, algorithms == "dpsgd" ? 1u : 2u) << output;
+    }
+    fs::remove_all(out);
 }
 
 /// ./dlsim replay RUN_DIR --KEY=VALUE: an old run over a new network, and what it refuses.
