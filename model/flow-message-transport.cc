@@ -78,8 +78,7 @@ FlowMessageTransport::Close()
     }
     m_connections.clear();
     // A learner that starts anew (a recovery) sets its connections up as new ones.
-    m_failedSetups.clear();
-    m_everConnected.clear();
+    m_setups.clear();
 }
 
 void
@@ -136,23 +135,19 @@ FlowMessageTransport::Failed(uint32_t peer,
     {
         return;
     }
-    // As TcpMessageTransport: a connection that never came up is tried again, keeping what it
-    // holds (none of it left), up to connectAttempts times in all; else it is lost.
-    uint32_t& failedSetups = m_failedSetups[peer];
-    bool& ever = m_everConnected[peer];
-    ever = ever || everConnected;
-    if (!ever && ++failedSetups < m_settings.connectAttempts)
+    ConnectionSetups& setups = m_setups[peer];
+    setups.everConnected = setups.everConnected || everConnected;
+    if (setups.TryAgain(m_settings.connectAttempts))
     {
+        // Kept whole: none of what the connection holds has left.
         m_network->Reconnect(it->second, m_settings.reconnectInterval, true);
         return;
     }
-    const std::string attempts = ever ? ""
-                                      : " after " + std::to_string(failedSetups) + " attempt"
-                                            + (failedSetups == 1 ? "" : "s");
-    const std::string what = ever ? "lost its connection to learner " + std::to_string(peer)
-                                        + " at " + address + ": " + why
-                                  : "could not connect to learner " + std::to_string(peer) + " at "
-                                        + address + attempts + " (" + why + ")";
+    const std::string what = setups.everConnected
+                                 ? "lost its connection to learner " + std::to_string(peer) + " at "
+                                       + address + ": " + why
+                                 : "could not connect to learner " + std::to_string(peer) + " at "
+                                       + address + setups.Attempts() + " (" + why + ")";
     if (!m_handlers.lost(what, false))
     {
         return;

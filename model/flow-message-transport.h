@@ -67,8 +67,7 @@ class FlowMessageTransport : public MessageTransport
     std::map<uint32_t, uint32_t> m_connections; ///< peer id -> the network's connection
     uint64_t m_received = 0;
     uint32_t m_lostSends = 0;                    ///< messages lost with failed connections
-    std::map<uint32_t, uint32_t> m_failedSetups; ///< peer id -> setups that failed
-    std::map<uint32_t, bool> m_everConnected;    ///< peer id -> a connection to it came up once
+    std::map<uint32_t, ConnectionSetups> m_setups; ///< peer id -> its connection's setups
 };
 
 } // namespace ns3

@@ -35,6 +35,35 @@ struct DroppedMessage
 };
 
 /**
+ * The setups of one outgoing connection, counted alike by every transport: a connection that
+ * never came up is tried again, keeping what it holds, until connectAttempts setups in all have
+ * failed; then, or once it has been up, a failure loses it.
+ */
+struct ConnectionSetups
+{
+    uint32_t failed = 0;        ///< setups that failed before the connection first came up
+    bool everConnected = false; ///< whether it has been up once
+
+    /**
+     * \brief Count a failure of the connection.
+     * \param connectAttempts setups allowed in all
+     * \return whether to try the setup again (else the connection is lost)
+     */
+    bool TryAgain(uint32_t connectAttempts)
+    {
+        return !everConnected && ++failed < connectAttempts;
+    }
+
+    /// \return " after N attempts" for a connection that never came up, else ""
+    std::string Attempts() const
+    {
+        return everConnected
+                   ? ""
+                   : " after " + std::to_string(failed) + " attempt" + (failed == 1 ? "" : "s");
+    }
+};
+
+/**
  * \brief Carries one learner's framed messages to its out-neighbours and hands it whole
  * messages from its in-neighbours.
  *

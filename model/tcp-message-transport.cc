@@ -221,7 +221,7 @@ TcpMessageTransport::ConnectionSucceeded(Ptr<Socket> socket)
     OutConnection& connection = FindConnection(socket);
     NS_LOG_INFO("learner " << m_learnerId << " connected to " << connection.peer.id);
     connection.connected = true;
-    connection.everConnected = true;
+    connection.setups.everConnected = true;
     PushBytes(connection);
 }
 
@@ -231,30 +231,20 @@ TcpMessageTransport::ConnectionFailed(Ptr<Socket> socket)
     OutConnection& connection = FindConnection(socket);
     std::ostringstream address;
     address << connection.peer.address;
-    if (!connection.everConnected)
+    if (connection.setups.TryAgain(m_settings.connectAttempts))
     {
-        ++connection.failedSetups;
-        if (connection.failedSetups < m_settings.connectAttempts)
-        {
-            // Not lost yet: nothing was handed to this socket, so the queue is kept whole.
-            NS_LOG_INFO("learner " << m_learnerId << " could not connect to " << connection.peer.id
-                                   << " (attempt " << connection.failedSetups << "); trying again");
-            Silence(socket);
-            const uint32_t peer = connection.peer.id;
-            connection.reconnect = Simulator::Schedule(
-                m_settings.reconnectInterval, &TcpMessageTransport::Reconnect, this, peer);
-            return;
-        }
-    }
-    std::string attempts;
-    if (!connection.everConnected)
-    {
-        attempts = " after " + std::to_string(connection.failedSetups) + " attempt"
-                   + (connection.failedSetups == 1 ? "" : "s");
+        // Not lost yet: nothing was handed to this socket, so the queue is kept whole.
+        NS_LOG_INFO("learner " << m_learnerId << " could not connect to " << connection.peer.id
+                               << " (attempt " << connection.setups.failed << "); trying again");
+        Silence(socket);
+        const uint32_t peer = connection.peer.id;
+        connection.reconnect = Simulator::Schedule(
+            m_settings.reconnectInterval, &TcpMessageTransport::Reconnect, this, peer);
+        return;
     }
     LoseConnection(socket,
                    "could not connect to learner " + std::to_string(connection.peer.id) + " at "
-                       + address.str() + attempts
+                       + address.str() + connection.setups.Attempts()
                        + " (no route, or TCP gave up on the connection request)",
                    false);
 }

@@ -116,8 +116,7 @@ class TcpMessageTransport : public MessageTransport
         uint64_t previousEnd = 0; ///< where the message handed last ends
         uint64_t earlierEnd = 0;  ///< where the one handed before it ends
         EventId reconnect;
-        bool everConnected = false; ///< whether a connection to the peer ever came up
-        uint32_t failedSetups = 0;  ///< connection requests failed before the first came up
+        ConnectionSetups setups; ///< whether it came up, and the requests that failed before
     };
 
     Ptr<Socket> CreateTcpSocket();
