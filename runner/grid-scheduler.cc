@@ -357,6 +357,14 @@ RunGrid(const ScenarioConfig& config,
         return state[i] == State::Waiting
                && (sources.empty() || sources[i] == i || state[sources[i]] == State::Done);
     };
+    // The points that train start before those that replay: replays wait for a training, so a
+    // training started late would end the grid with one core idle (as longest-first list
+    // scheduling puts the long jobs first).
+    std::vector<size_t> order(points.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_partition(order.begin(),
+                          order.end(),
+                          [&sources](size_t i) { return sources.empty() || sources[i] == i; });
     size_t next = 0; // points started (or skipped) so far
     size_t finished = 0;
     double pointSeconds = 0.0; // wall time of the points that ran to an end here
@@ -382,8 +390,9 @@ RunGrid(const ScenarioConfig& config,
     while (next < points.size() || !running.empty())
     {
         const size_t startedBefore = next;
-        for (size_t i = 0; i < points.size() && running.size() < jobs; ++i)
+        for (size_t k = 0; k < order.size() && running.size() < jobs; ++k)
         {
+            const size_t i = order[k];
             if (!startable(i))
             {
                 continue;
@@ -395,7 +404,7 @@ RunGrid(const ScenarioConfig& config,
                 state[i] = State::Done;
                 std::cout << "[" << ++finished << "/" << points.size() << "] " << point.name
                           << ": already complete, skipped" << std::endl;
-                i = static_cast<size_t>(-1); // its followers may start now: look again
+                k = static_cast<size_t>(-1); // its followers may start now: look again
                 continue;
             }
             const std::string replay = replayFolder(i);
