@@ -280,8 +280,9 @@ LinkKeys()
         {"run.threads",
          "auto",
          "worker threads that train and evaluate the learners while the simulator runs the "
-         "network (auto: every core, divided among a grid's runs at once with -j; 1: train in "
-         "the simulator's thread); results do not depend on it"},
+         "network (auto: every core, divided among the runs a grid runs at once with -j, "
+         "counting those that can start; 1: train in the simulator's thread); results do not "
+         "depend on it"},
         {"run.time_limit",
          "none",
          "stop with an error when the simulated time reaches this before every learner finished"},
