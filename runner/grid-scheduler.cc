@@ -92,11 +92,12 @@ RememberChild(pid_t pid, bool add)
 }
 
 /// Start `self point.ini` with its output going to the point's log file; `replayFrom`: the
-/// folder whose recorded learning it replays (empty: it trains).
-pid_t
+/// folder whose recorded learning it replays (empty: it trains); `share`: the threads it may use
+/// (every core: run.threads = auto as it is). Returns its process and the threads it uses.
+std::pair<pid_t, unsigned>
 SpawnPoint(const std::string& self,
            const GridPoint& point,
-           unsigned runsAtOnce,
+           unsigned share,
            bool overwrite,
            const std::string& replayFrom)
 {
@@ -120,10 +121,14 @@ SpawnPoint(const std::string& self,
     // Points running side by side share the cores: with more threads than cores the simulator
     // threads (each run's critical path) would wait for each other's workers. One thread trains
     // in the simulator's thread, which is best when the runs alone fill the cores.
-    if (runsAtOnce > 1 && point.config.GetString("run.threads") == "auto")
+    unsigned threads = share;
+    if (point.config.GetString("run.threads") != "auto")
     {
-        args.push_back("--run.threads="
-                       + std::to_string(std::max(1u, WorkerPool::DefaultThreads() / runsAtOnce)));
+        threads = static_cast<unsigned>(point.config.GetUint("run.threads", 1, 1024));
+    }
+    else if (share < WorkerPool::DefaultThreads())
+    {
+        args.push_back("--run.threads=" + std::to_string(share));
     }
     std::vector<char*> argv;
     for (auto& a : args)
@@ -137,7 +142,7 @@ SpawnPoint(const std::string& self,
     {
         throw std::runtime_error("cannot start " + self + ": " + std::strerror(rc));
     }
-    return pid;
+    return {pid, threads};
 }
 
 } // namespace
@@ -276,6 +281,7 @@ RunGrid(const ScenarioConfig& config,
     std::signal(SIGHUP, StopChildren);
     using Clock = std::chrono::steady_clock;
     std::map<pid_t, std::pair<size_t, Clock::time_point>> running; // point, start
+    std::map<pid_t, unsigned> threadsOf;                           // threads a running point uses
     std::vector<bool> failed(points.size(), false);
     // Train once, replay the network: a point that learns what an earlier one learns waits for
     // it and replays its recording (learning-replay.h).
@@ -408,19 +414,26 @@ RunGrid(const ScenarioConfig& config,
                 continue;
             }
             const std::string replay = replayFolder(i);
-            // The runs that share the cores with this one: those running and those that can
-            // start now (this one among them). A point that trains while its replays wait for
-            // it runs alone and gets every core.
-            size_t alongside = running.size();
+            // The cores left to the runs that can start now (this one among them), shared by as
+            // many as may start: a point that trains while its replays wait for it runs alone
+            // and gets every core; a run keeps its share to its end, so the running ones'
+            // threads are not given twice.
+            unsigned used = 0;
+            for (const auto& [pid, threads] : threadsOf)
+            {
+                used += threads;
+            }
+            size_t ready = 0;
             for (size_t j = 0; j < points.size(); ++j)
             {
-                alongside += startable(j) ? 1 : 0;
+                ready += startable(j) ? 1 : 0;
             }
-            pid_t child = SpawnPoint(self,
-                                     point,
-                                     static_cast<unsigned>(std::min<size_t>(jobs, alongside)),
-                                     options.overwrite,
-                                     replay);
+            const unsigned cores = WorkerPool::DefaultThreads();
+            const size_t sharing = std::max<size_t>(1, std::min(jobs - running.size(), ready));
+            const unsigned share
+                = std::max(1u, (cores > used ? cores - used : 0u) / static_cast<unsigned>(sharing));
+            const auto [child, threads] = SpawnPoint(self, point, share, options.overwrite, replay);
+            threadsOf[child] = threads;
             state[i] = State::Running;
             running[child] = {i, Clock::now()};
             RememberChild(child, true);
@@ -446,6 +459,7 @@ RunGrid(const ScenarioConfig& config,
         }
         const auto [index, started] = running.at(pid);
         running.erase(pid);
+        threadsOf.erase(pid);
         RememberChild(pid, false);
         state[index] = State::Done;
         const GridPoint& point = points[index];

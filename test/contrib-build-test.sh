@@ -13,8 +13,9 @@ log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 fail() { echo "FAIL: $*" >&2; tail -30 "$log" >&2; exit 1; }
 
+# Warm: ns-3's core module is built in the tree (not only configured, or cut short before).
 state=warm
-[[ -d "$tree/build/lib" ]] || state=cold
+compgen -G "$tree/build/lib*/libns3*-core*" >/dev/null || state=cold
 if [[ ! -x "$tree/ns3" && $(id -u) -ne 0 ]]; then
   echo "skipped: no ns-3 tree in $tree, and fetching Debian's ns3 source package needs root"
   exit 77
