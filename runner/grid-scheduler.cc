@@ -280,8 +280,14 @@ RunGrid(const ScenarioConfig& config,
     std::signal(SIGTERM, StopChildren);
     std::signal(SIGHUP, StopChildren);
     using Clock = std::chrono::steady_clock;
-    std::map<pid_t, std::pair<size_t, Clock::time_point>> running; // point, start
-    std::map<pid_t, unsigned> threadsOf;                           // threads a running point uses
+    struct Running
+    {
+        size_t point;
+        Clock::time_point started;
+        unsigned threads; ///< the threads it uses, its share of the cores to its end
+    };
+
+    std::map<pid_t, Running> running;
     std::vector<bool> failed(points.size(), false);
     // Train once, replay the network: a point that learns what an earlier one learns waits for
     // it and replays its recording (learning-replay.h).
@@ -385,10 +391,10 @@ RunGrid(const ScenarioConfig& config,
     {
         const double mean = pointSeconds / pointsTimed;
         double work = mean * static_cast<double>(points.size() - next);
-        for (const auto& [pid, started] : running)
+        for (const auto& [pid, run] : running)
         {
             work += std::max(
-                0.0, mean - std::chrono::duration<double>(Clock::now() - started.second).count());
+                0.0, mean - std::chrono::duration<double>(Clock::now() - run.started).count());
         }
         const size_t remaining = points.size() - finished;
         return work / static_cast<double>(std::max<size_t>(1, std::min<size_t>(jobs, remaining)));
@@ -419,9 +425,9 @@ RunGrid(const ScenarioConfig& config,
             // and gets every core; a run keeps its share to its end, so the running ones'
             // threads are not given twice.
             unsigned used = 0;
-            for (const auto& [pid, threads] : threadsOf)
+            for (const auto& [pid, run] : running)
             {
-                used += threads;
+                used += run.threads;
             }
             size_t ready = 0;
             for (size_t j = 0; j < points.size(); ++j)
@@ -433,9 +439,8 @@ RunGrid(const ScenarioConfig& config,
             const unsigned share
                 = std::max(1u, (cores > used ? cores - used : 0u) / static_cast<unsigned>(sharing));
             const auto [child, threads] = SpawnPoint(self, point, share, options.overwrite, replay);
-            threadsOf[child] = threads;
             state[i] = State::Running;
-            running[child] = {i, Clock::now()};
+            running[child] = {i, Clock::now(), threads};
             RememberChild(child, true);
             std::cout << "[start] " << point.name << " (point " << i + 1 << " of " << points.size()
                       << ": " << DescribePoint(point) << ")"
@@ -457,9 +462,9 @@ RunGrid(const ScenarioConfig& config,
         {
             break;
         }
-        const auto [index, started] = running.at(pid);
+        const size_t index = running.at(pid).point;
+        const Clock::time_point started = running.at(pid).started;
         running.erase(pid);
-        threadsOf.erase(pid);
         RememberChild(pid, false);
         state[index] = State::Done;
         const GridPoint& point = points[index];
