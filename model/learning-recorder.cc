@@ -118,10 +118,12 @@ LearningRecorder::Evaluated(const EvalReport& report)
 }
 
 LearningRecord
-LearningRecorder::GetRecord(const std::string& learning) const
+LearningRecorder::GetRecord(const std::string& learning,
+                            const std::map<std::string, std::string>& resolved) const
 {
     LearningRecord record;
     record.learning = learning;
+    record.resolved = resolved;
     record.nodes = m_nodes;
     return record;
 }

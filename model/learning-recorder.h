@@ -40,9 +40,11 @@ class LearningRecorder
 
     /**
      * \param learning the configuration that decided what was learned (kept in the recording)
+     * \param resolved what the run resolved on its overlay (LearningRecord::resolved)
      * \return the recording of a finished run
      */
-    dlsim::LearningRecord GetRecord(const std::string& learning) const;
+    dlsim::LearningRecord GetRecord(const std::string& learning,
+                                    const std::map<std::string, std::string>& resolved) const;
 
   private:
     void RoundCompleted(const RoundReport& report);

@@ -98,10 +98,14 @@ ReadNormalization(const RegisteredParameters& dataset)
 }
 
 DatasetSplit
-LoadData(const RegisteredParameters& dataset, uint64_t seed)
+LoadData(const RegisteredParameters& dataset, uint64_t seed, bool labelsOnly)
 {
-    return DatasetRegistry::Get(dataset.GetName())
-        .create(dataset, ReadNormalization(dataset), seed);
+    const DatasetRegistration& registration = DatasetRegistry::Get(dataset.GetName());
+    if (labelsOnly && registration.labelsOnly)
+    {
+        return registration.labelsOnly(dataset, ReadNormalization(dataset), seed);
+    }
+    return registration.create(dataset, ReadNormalization(dataset), seed);
 }
 
 Partition
@@ -653,9 +657,21 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     UseSingleThreadedTorch();
     SharingConfig sharing = plan.sharing;
     // Values left to the overlay ("auto", e.g. CHOCO-SGD's step size), as its registration says.
-    for (const auto& [key, value] : ResolveOnOverlay(sharing, graph.GetAdjacency(), plan.seed, log))
+    // A replay has its recorded run's overlay and seed: it takes that run's values rather than
+    // tuning again (a quarter of a short CHOCO-SGD replay's time).
+    if (replay)
     {
-        resolved[key] = value;
+        for (const auto& [key, value] : replay->resolved)
+        {
+            sharing.parameters[key] = value;
+            resolved[key] = value;
+            log << "resolved: " << key << " = " << value << ", as the recorded run resolved it"
+                << std::endl;
+        }
+    }
+    else
+    {
+        resolved = ResolveOnOverlay(sharing, graph.GetAdjacency(), plan.seed, log);
     }
     if (!resolved.empty())
     {
@@ -663,13 +679,18 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     }
 
     SetRunStep("loading and partitioning the data");
-    DatasetSplit data = LoadData(*plan.dataset, plan.seed);
+    // A replay trains nothing: the labels partition the data, the images are not needed.
+    DatasetSplit data = LoadData(*plan.dataset, plan.seed, replay != nullptr);
     if (plan.validation > 0.0)
     {
         data = HoldOutValidation(
             data, plan.validation, DeriveSeed(plan.seed, 0, SeedUse::Validation));
     }
     LogDataset(*data.train, *data.test, log);
+    if (data.train->images.empty())
+    {
+        log << "dataset: labels only, for the partition (a replay trains nothing)" << std::endl;
+    }
     if (!plan.initFile.empty())
     {
         // Every learner starts from the file's parameters, whatever model.same_init says.
@@ -814,7 +835,8 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     const std::string recordProblem = notRecorded.empty() ? recorder.GetProblem() : notRecorded;
     if (recordProblem.empty())
     {
-        WriteLearningRecord(out + "/" + kLearningRecordFile, recorder.GetRecord(LearningKeys(c)));
+        WriteLearningRecord(out + "/" + kLearningRecordFile,
+                            recorder.GetRecord(LearningKeys(c), resolved));
     }
     else
     {

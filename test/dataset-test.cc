@@ -127,6 +127,47 @@ TEST(IdxReader, LoadsAFashionMnistDirectory)
     std::filesystem::remove_all(dir);
 }
 
+TEST(IdxReader, ALabelsOnlyLoadHasTheLabelsShapesAndNormalisationButNoImages)
+{
+    std::string dir = TempPath("fmnist-labels");
+    std::filesystem::create_directories(dir);
+    const std::vector<uint8_t> labels = {4, 1, 7};
+    for (std::string prefix : {"train", "t10k"})
+    {
+        WriteFile(dir + "/" + prefix + "-images-idx3-ubyte.gz",
+                  MakeIdx({3, 12, 10}, std::vector<uint8_t>(3 * 12 * 10, 9)),
+                  true);
+        WriteFile(dir + "/" + prefix + "-labels-idx1-ubyte", MakeIdx({3}, labels), false);
+    }
+    const DatasetSplit full = LoadFashionMnist(dir, Normalization());
+    const DatasetSplit bare = LoadFashionMnistLabels(dir, Normalization());
+    for (const auto& [a, b] : {std::pair{full.train, bare.train}, std::pair{full.test, bare.test}})
+    {
+        EXPECT_EQ(b->labels, a->labels);
+        EXPECT_EQ(b->Size(), 3u);
+        EXPECT_EQ(std::vector<uint32_t>({b->channels, b->height, b->width}),
+                  std::vector<uint32_t>({1, 12, 10}));
+        EXPECT_EQ(b->numClasses, a->numClasses);
+        EXPECT_EQ(b->inputMean, a->inputMean);
+        EXPECT_EQ(b->inputStd, a->inputStd);
+        EXPECT_TRUE(b->images.empty());
+        EXPECT_EQ(a->images.size(), 3u * 12 * 10);
+    }
+    // A held-out validation set of labels only stays one.
+    const DatasetSplit held = HoldOutValidation(bare, 1.0 / 3.0, 5);
+    EXPECT_EQ(held.train->Size() + held.test->Size(), 3u);
+    EXPECT_TRUE(held.train->images.empty());
+    // Only the header is read: a file truncated after it still gives its dimensions.
+    std::vector<uint8_t> cut = MakeIdx({3, 12, 10}, std::vector<uint8_t>(3 * 12 * 10, 9));
+    cut.resize(16 + 5);
+    const std::string path = dir + "/cut";
+    WriteFile(path, cut, false);
+    EXPECT_EQ(ReadIdxHeader(path).dims, (std::vector<uint32_t>{3, 12, 10}));
+    EXPECT_TRUE(ReadIdxHeader(path).data.empty());
+    EXPECT_THROW(ReadIdxFile(path), DatasetError);
+    std::filesystem::remove_all(dir);
+}
+
 /// A dataset whose labels are known exactly: `perClass` samples of each of 10 classes.
 Dataset
 LabelledData(uint32_t perClass)

@@ -27,6 +27,7 @@ SomeRecord()
 {
     LearningRecord record;
     record.learning = "algorithm = scsp\nlr = 0.01\n";
+    record.resolved = {{"choco.gamma", "0.0123456789012"}, {"sparse-push.eta", "1"}};
     for (uint32_t i = 0; i < 3; ++i)
     {
         RecordedNode node;
@@ -80,6 +81,7 @@ TEST(LearningRecord, ComesBackBitForBit)
     EXPECT_FALSE(fs::exists(path + ".partial"));
     const LearningRecord read = ReadLearningRecord(path);
     EXPECT_EQ(read.learning, written.learning);
+    EXPECT_EQ(read.resolved, written.resolved);
     ASSERT_EQ(read.nodes.size(), written.nodes.size());
     for (size_t i = 0; i < read.nodes.size(); ++i)
     {

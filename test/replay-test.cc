@@ -47,6 +47,18 @@ ExpectSameResults(const std::string& replayed, const std::string& full)
     }
     EXPECT_NE(ReadWholeFile(replayed + "/config.ini").find("# replayed: "), std::string::npos)
         << replayed;
+    // What the runs resolved on the overlay (CHOCO-SGD's step size), taken from the recording.
+    auto resolvedLines = [](const std::string& folder)
+    {
+        std::istringstream lines(ReadWholeFile(folder + "/config.ini"));
+        std::string kept;
+        for (std::string line; std::getline(lines, line);)
+        {
+            kept += line.rfind("# resolved: ", 0) == 0 ? line + "\n" : "";
+        }
+        return kept;
+    };
+    EXPECT_EQ(resolvedLines(replayed), resolvedLines(full)) << replayed;
 }
 
 /**
@@ -148,6 +160,37 @@ TEST(Replay, APointThatTrainsAloneGetsEveryCore)
                 << output;
         }
     }
+    fs::remove_all(out);
+}
+
+/// A replay of an image dataset reads its labels (for the partition), not its images.
+TEST(Replay, AReplayOfFashionMnistReadsItsLabelsOnly)
+{
+    const std::string out = FreshTempFolder("replay-fashion-mnist");
+    const std::string run = std::string(DLSIM_RUN_BINARY)
+                            + " --dataset=fashion-mnist --model=logistic --nodes=4 --degree=2 "
+                              "--rounds=2 --batch_size=4 --local_steps=1 --eval.test_samples=50 "
+                              "--algorithm=jwins --no-plot -j 2";
+    std::string output;
+    ASSERT_EQ(RunCommand(run + " --link.bandwidth='20Mbps, 3Mbps' --out=" + out + "/sweep", output),
+              0)
+        << output;
+    ASSERT_EQ(RunCommand(run + " --link.bandwidth=3Mbps --out=" + out + "/full", output), 0)
+        << output;
+    const std::string replayed = out + "/sweep/link.bandwidth=3Mbps";
+    ExpectSameResults(replayed, out + "/full");
+    EXPECT_EQ(ReadWholeFile(replayed + "/partition.csv"),
+              ReadWholeFile(out + "/full/partition.csv"));
+    const std::string log = ReadWholeFile(replayed + "/log.txt");
+    EXPECT_NE(log.find("dataset: labels only"), std::string::npos) << log;
+    // The same dataset line as the run that loaded the images: sizes, shape, normalisation.
+    const std::string fullLog = output; // a single run's log is its output
+    const size_t line = fullLog.find("dataset: ");
+    ASSERT_NE(line, std::string::npos) << fullLog;
+    EXPECT_NE(log.find(fullLog.substr(line, fullLog.find('\n', line) - line)), std::string::npos)
+        << log;
+    EXPECT_EQ(ReadWholeFile(out + "/sweep/link.bandwidth=20Mbps/log.txt").find("labels only"),
+              std::string::npos);
     fs::remove_all(out);
 }
 

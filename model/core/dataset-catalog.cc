@@ -30,7 +30,9 @@ FileDataset(const std::string& name,
             const std::string& help,
             uint32_t channels,
             DatasetSplit (*load)(const std::string& directory, const Normalization& how),
-            void (*check)(const std::string& directory))
+            void (*check)(const std::string& directory),
+            DatasetSplit (*loadLabels)(const std::string& directory, const Normalization& how)
+            = nullptr)
 {
     DatasetRegistration r;
     r.name = name;
@@ -45,6 +47,14 @@ FileDataset(const std::string& name,
     {
         return load(p.GetString("dataset.path"), how);
     };
+    if (loadLabels)
+    {
+        r.labelsOnly
+            = [loadLabels](const RegisteredParameters& p, const Normalization& how, uint64_t)
+        {
+            return loadLabels(p.GetString("dataset.path"), how);
+        };
+    }
     r.check = [check](const RegisteredParameters& p)
     {
         try
@@ -169,7 +179,8 @@ DatasetRegistration::Builtins()
                         "28x28 grey images of clothing, 10 classes, IDX files in dataset.path",
                         1,
                         LoadFashionMnist,
-                        CheckFashionMnistFiles),
+                        CheckFashionMnistFiles,
+                        LoadFashionMnistLabels),
             FileDataset("cifar10",
                         "32x32 colour images, 10 classes, binary batches in dataset.path",
                         3,

@@ -56,6 +56,12 @@ struct DatasetRegistration
     std::function<DatasetSplit(
         const RegisteredParameters& parameters, const Normalization& normalization, uint64_t seed)>
         create;
+    /// Optional: the same split with labels, shapes and normalisation values but no inputs
+    /// (Dataset::images empty), cheaper than `create`. A replay, which partitions the data but
+    /// trains on none of it, uses it where the dataset has it.
+    std::function<DatasetSplit(
+        const RegisteredParameters& parameters, const Normalization& normalization, uint64_t seed)>
+        labelsOnly;
     /// Optional: throw DatasetError naming the first input file that is missing; cheap, for the
     /// checks before a run.
     std::function<void(const RegisteredParameters& parameters)> check;

@@ -31,11 +31,17 @@ Subset(const Dataset& data, const std::vector<uint32_t>& indices, const std::str
     const size_t sample = data.SampleSize();
     subset->images.reserve(indices.size() * sample);
     subset->labels.reserve(indices.size());
+    // A dataset of labels only (a replay's) stays one.
+    const bool withImages = !data.images.empty();
     for (uint32_t i : indices)
     {
-        subset->images.insert(subset->images.end(),
-                              data.images.begin() + static_cast<std::ptrdiff_t>(i * sample),
-                              data.images.begin() + static_cast<std::ptrdiff_t>((i + 1) * sample));
+        if (withImages)
+        {
+            subset->images.insert(subset->images.end(),
+                                  data.images.begin() + static_cast<std::ptrdiff_t>(i * sample),
+                                  data.images.begin()
+                                      + static_cast<std::ptrdiff_t>((i + 1) * sample));
+        }
         subset->labels.push_back(data.labels[i]);
     }
     return subset;

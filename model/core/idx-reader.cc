@@ -128,8 +128,12 @@ FindIdxFile(const std::string& directory, const std::string& stem)
 
 } // namespace
 
+namespace
+{
+
+/// ReadIdxFile and ReadIdxHeader: `withData` false stops after the header.
 IdxArray
-ReadIdxFile(const std::string& path)
+ReadIdx(const std::string& path, bool withData)
 {
     GzFile file(path);
     if (!file.IsOpen())
@@ -182,6 +186,10 @@ ReadIdxFile(const std::string& path)
                                + " bytes of data, the most this reader loads");
         }
         count *= dim;
+    }
+    if (!withData)
+    {
+        return result;
     }
     std::string announces
         = "its header announces " + shape + " = " + std::to_string(count) + " bytes of data";
@@ -244,15 +252,30 @@ ReadIdxFile(const std::string& path)
     return result;
 }
 
+} // namespace
+
+IdxArray
+ReadIdxFile(const std::string& path)
+{
+    return ReadIdx(path, true);
+}
+
+IdxArray
+ReadIdxHeader(const std::string& path)
+{
+    return ReadIdx(path, false);
+}
+
 namespace
 {
 
+/// `withImages` false: labels and shapes only, the images' file read no further than its header.
 std::shared_ptr<Dataset>
-LoadIdxPair(const std::string& directory, const std::string& prefix)
+LoadIdxPair(const std::string& directory, const std::string& prefix, bool withImages)
 {
     std::string imagesPath = FindIdxFile(directory, prefix + "-images-idx3-ubyte");
     std::string labelsPath = FindIdxFile(directory, prefix + "-labels-idx1-ubyte");
-    IdxArray images = ReadIdxFile(imagesPath);
+    IdxArray images = withImages ? ReadIdxFile(imagesPath) : ReadIdxHeader(imagesPath);
     IdxArray labels = ReadIdxFile(labelsPath);
     if (images.dims.size() != 3)
     {
@@ -303,17 +326,34 @@ LoadFashionMnist(const std::string& directory)
     return LoadFashionMnist(directory, Normalization());
 }
 
-DatasetSplit
-LoadFashionMnist(const std::string& directory, const Normalization& how)
+namespace
 {
-    std::shared_ptr<Dataset> train = LoadIdxPair(directory, "train");
-    std::shared_ptr<Dataset> test = LoadIdxPair(directory, "t10k");
+
+DatasetSplit
+LoadFashionMnist(const std::string& directory, const Normalization& how, bool withImages)
+{
+    std::shared_ptr<Dataset> train = LoadIdxPair(directory, "train", withImages);
+    std::shared_ptr<Dataset> test = LoadIdxPair(directory, "t10k", withImages);
     // (x - 0.2860f) / 0.3530f in float32: the values the loader always produced.
     ApplyNormalization(*train, *test, how, {kFashionMnistMean}, {kFashionMnistStd});
     DatasetSplit split;
     split.train = train;
     split.test = test;
     return split;
+}
+
+} // namespace
+
+DatasetSplit
+LoadFashionMnist(const std::string& directory, const Normalization& how)
+{
+    return LoadFashionMnist(directory, how, true);
+}
+
+DatasetSplit
+LoadFashionMnistLabels(const std::string& directory, const Normalization& how)
+{
+    return LoadFashionMnist(directory, how, false);
 }
 
 void

@@ -35,6 +35,14 @@ struct IdxArray
  */
 IdxArray ReadIdxFile(const std::string& path);
 
+/**
+ * Only the dimensions of an IDX file (data left empty), checked as ReadIdxFile checks them; reads
+ * no further than the header.
+ * \param path the file
+ * \return its dimensions
+ */
+IdxArray ReadIdxHeader(const std::string& path);
+
 /// Where Debian's dataset-fashion-mnist package puts the files.
 constexpr const char* kDefaultFashionMnistDir = "/usr/share/datasets/fashion-mnist";
 
@@ -56,6 +64,16 @@ DatasetSplit LoadFashionMnist(const std::string& directory);
  * \return the training and test sets
  */
 DatasetSplit LoadFashionMnist(const std::string& directory, const Normalization& how);
+
+/**
+ * The same without the images (Dataset::images empty): labels, shapes and normalisation values,
+ * for a replay, which partitions the data but trains on none of it. Reads the label files and the
+ * image files' headers only.
+ * \param directory the folder
+ * \param how the normalisation
+ * \return the training and test sets, labels only
+ */
+DatasetSplit LoadFashionMnistLabels(const std::string& directory, const Normalization& how);
 
 /**
  * \brief Throws DatasetError naming the first of the four IDX files missing from `directory`

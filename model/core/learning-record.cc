@@ -20,7 +20,7 @@ namespace
 /// The file starts with these 8 bytes, then the version.
 constexpr char kMagic[8] = {'D', 'L', 'S', 'I', 'M', 'R', 'E', 'C'};
 /// Raised whenever the content's layout changes: an older or newer file is refused by name.
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;
 /// magic, version, content length, CRC-32, compressed length.
 constexpr size_t kHeaderBytes = 8 + 4 + 8 + 4 + 8;
 /// No recording of a run dlsim can hold in memory comes near this; a larger length is damage.
@@ -177,6 +177,12 @@ Encode(const LearningRecord& record)
 {
     Writer w;
     w.Text(record.learning);
+    w.U64(record.resolved.size());
+    for (const auto& [key, value] : record.resolved)
+    {
+        w.Text(key);
+        w.Text(value);
+    }
     w.U64(record.nodes.size());
     for (const RecordedNode& node : record.nodes)
     {
@@ -208,6 +214,12 @@ Decode(Reader& r)
 {
     LearningRecord record;
     record.learning = r.Text();
+    // Each entry is two texts of at least their 8-byte lengths.
+    for (uint64_t n = r.Count(16, "resolved values"); n > 0; --n)
+    {
+        std::string key = r.Text();
+        record.resolved[key] = r.Text();
+    }
     const uint64_t nodes = r.Count(kNodeBytes, "nodes");
     record.nodes.resize(nodes);
     for (RecordedNode& node : record.nodes)

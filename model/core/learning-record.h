@@ -11,6 +11,7 @@
 #include "message-inbox.h"
 
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -60,6 +61,10 @@ struct RecordedNode
 struct LearningRecord
 {
     std::string learning;            ///< the keys that decided what was learned
+    /// What the run resolved on its overlay (`auto` values, key to value as shown in config.ini
+    /// and summary.json): a replay has the same overlay and seed, so it takes them from here
+    /// rather than resolving again (CHOCO-SGD's step size tuning).
+    std::map<std::string, std::string> resolved;
     std::vector<RecordedNode> nodes; ///< node i at index i
 };
 
