@@ -349,7 +349,9 @@ RunGrid(const ScenarioConfig& config,
         std::cout << "dlsim: every run replays the learning recorded in " << options.replayFrom
                   << std::endl;
     }
-    // The folder a point replays, once its source has finished (empty: it trains).
+    // The folder a point replays, once its source has finished (empty: it trains). Whether a
+    // source's recording can be read is decided once, for all of its followers.
+    std::map<std::string, bool> readable;
     auto replayFolder = [&](size_t i) -> std::string
     {
         if (sources.empty())
@@ -361,8 +363,14 @@ RunGrid(const ScenarioConfig& config,
             return "";
         }
         const std::string folder = points[sources[i]].config.GetString("out");
-        // A source finished before recordings existed trains its followers afresh.
-        return std::filesystem::exists(folder + "/" + kLearningRecordFile) ? folder : "";
+        // A source finished before recordings existed (or by a dlsim that wrote another format)
+        // trains its followers afresh.
+        auto known = readable.find(folder);
+        if (known == readable.end())
+        {
+            known = readable.emplace(folder, HasReadableRecord(folder)).first;
+        }
+        return known->second ? folder : "";
     };
     auto startable = [&](size_t i)
     {

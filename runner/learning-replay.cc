@@ -176,4 +176,23 @@ LoadRecordFor(const std::string& folder, const ScenarioConfig& config)
     return record;
 }
 
+bool
+HasReadableRecord(const std::string& folder)
+{
+    const std::string path = folder + "/" + kLearningRecordFile;
+    if (!std::filesystem::exists(path))
+    {
+        return false;
+    }
+    try
+    {
+        ReadLearningRecord(path);
+        return true;
+    }
+    catch (const LearningRecordError&)
+    {
+        return false;
+    }
+}
+
 } // namespace ns3

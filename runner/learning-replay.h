@@ -56,6 +56,13 @@ std::vector<size_t> ReplaySources(const std::vector<GridPoint>& points);
 std::shared_ptr<const dlsim::LearningRecord> LoadRecordFor(const std::string& folder,
                                                            const ScenarioConfig& config);
 
+/**
+ * \param folder a run folder
+ * \return whether it holds a recording this dlsim reads (one of an older format, or damaged,
+ * does not: a grid's points that would replay it train instead)
+ */
+bool HasReadableRecord(const std::string& folder);
+
 } // namespace ns3
 
 #endif // DLSIM_LEARNING_REPLAY_H

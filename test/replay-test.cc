@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <string>
@@ -191,6 +192,31 @@ TEST(Replay, AReplayOfFashionMnistReadsItsLabelsOnly)
         << log;
     EXPECT_EQ(ReadWholeFile(out + "/sweep/link.bandwidth=20Mbps/log.txt").find("labels only"),
               std::string::npos);
+    fs::remove_all(out);
+}
+
+/// A resumed grid whose finished source holds a recording it cannot read (damaged, or of
+/// another format) trains the points that would have replayed it.
+TEST(Replay, AResumedGridTrainsWhereTheRecordingCannotBeRead)
+{
+    const std::string out = FreshTempFolder("replay-unreadable");
+    const std::string grid = std::string(DLSIM_RUN_BINARY)
+                             + " --dataset=synthetic --synthetic.train_samples=300 "
+                               "--model=logistic --nodes=4 --degree=2 --rounds=2 --algorithm=jwins "
+                               "--link.bandwidth='20Mbps, 3Mbps' --no-plot --out="
+                             + out;
+    std::string output;
+    ASSERT_EQ(RunCommand(grid, output), 0) << output;
+    const std::string full = ReadWholeFile(out + "/link.bandwidth=3Mbps/rounds.csv");
+    std::ofstream(out + "/link.bandwidth=20Mbps/learning.rec", std::ios::trunc) << "DLSIMREC old";
+    fs::remove_all(out + "/link.bandwidth=3Mbps");
+    ASSERT_EQ(RunCommand(grid, output), 0) << output;
+    EXPECT_NE(output.find("link.bandwidth=20Mbps: already complete"), std::string::npos) << output;
+    EXPECT_EQ(output.find(", replays "), std::string::npos) << output;
+    EXPECT_EQ(ReadWholeFile(out + "/link.bandwidth=3Mbps/config.ini").find("# replayed"),
+              std::string::npos);
+    // Trained instead: the same results.
+    EXPECT_EQ(ReadWholeFile(out + "/link.bandwidth=3Mbps/rounds.csv"), full);
     fs::remove_all(out);
 }
 
