@@ -44,7 +44,7 @@ class LearningRecorder
      * \return the recording of a finished run
      */
     dlsim::LearningRecord GetRecord(const std::string& learning,
-                                    const std::map<std::string, std::string>& resolved) const;
+                                    const std::map<std::string, std::string>& resolved = {}) const;
 
   private:
     void RoundCompleted(const RoundReport& report);

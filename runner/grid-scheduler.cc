@@ -350,7 +350,8 @@ RunGrid(const ScenarioConfig& config,
                   << std::endl;
     }
     // The folder a point replays, once its source has finished (empty: it trains). Whether a
-    // source's recording can be read is decided once, for all of its followers.
+    // source's recording can be replayed is decided once, for all of its followers (they have
+    // the same learning keys).
     std::map<std::string, bool> readable;
     auto replayFolder = [&](size_t i) -> std::string
     {
@@ -363,12 +364,13 @@ RunGrid(const ScenarioConfig& config,
             return "";
         }
         const std::string folder = points[sources[i]].config.GetString("out");
-        // A source finished before recordings existed (or by a dlsim that wrote another format)
-        // trains its followers afresh.
+        // A source finished before recordings existed, or whose recording this dlsim cannot
+        // read or use (damaged, another format, other learning keys), trains its followers
+        // afresh.
         auto known = readable.find(folder);
         if (known == readable.end())
         {
-            known = readable.emplace(folder, HasReadableRecord(folder)).first;
+            known = readable.emplace(folder, CanReplay(folder, points[i].config)).first;
         }
         return known->second ? folder : "";
     };

@@ -7,6 +7,7 @@
 #include "algorithm-registry.h"
 #include "round-policy.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -173,23 +174,53 @@ LoadRecordFor(const std::string& folder, const ScenarioConfig& config)
                             + "; a replay changes only network keys (the underlay's, link.*, "
                               "cross.*, trace.*, tcp.*, capture.*)");
     }
+    // The resolved values come from the file and go into config.ini and summary.json: each must
+    // be a key this scenario leaves to the overlay, with a value that key accepts.
+    const AlgorithmRegistration* registration
+        = AlgorithmRegistry::Find(config.GetString("algorithm"));
+    for (const auto& [key, value] : record->resolved)
+    {
+        const AlgorithmKey* known = nullptr;
+        if (registration)
+        {
+            const auto it
+                = std::find_if(registration->keys.begin(),
+                               registration->keys.end(),
+                               [&key = key](const AlgorithmKey& k) { return k.name == key; });
+            known = it == registration->keys.end() ? nullptr : &*it;
+        }
+        if (!known || !known->allowsAuto || config.GetString(key) != "auto")
+        {
+            throw ScenarioError("cannot replay " + folder + ": its recording resolves " + key
+                                + ", which this scenario does not leave to the overlay");
+        }
+        try
+        {
+            if (value == "auto")
+            {
+                throw std::invalid_argument("auto is what is resolved");
+            }
+            known->Check(value);
+        }
+        catch (const std::exception& e)
+        {
+            throw ScenarioError("cannot replay " + folder + ": its recording resolves " + key
+                                + " to '" + value + "', not a value of that key (" + e.what()
+                                + ")");
+        }
+    }
     return record;
 }
 
 bool
-HasReadableRecord(const std::string& folder)
+CanReplay(const std::string& folder, const ScenarioConfig& config)
 {
-    const std::string path = folder + "/" + kLearningRecordFile;
-    if (!std::filesystem::exists(path))
-    {
-        return false;
-    }
     try
     {
-        ReadLearningRecord(path);
+        LoadRecordFor(folder, config);
         return true;
     }
-    catch (const LearningRecordError&)
+    catch (const std::exception&)
     {
         return false;
     }

@@ -58,10 +58,12 @@ std::shared_ptr<const dlsim::LearningRecord> LoadRecordFor(const std::string& fo
 
 /**
  * \param folder a run folder
- * \return whether it holds a recording this dlsim reads (one of an older format, or damaged,
- * does not: a grid's points that would replay it train instead)
+ * \param config a scenario that would replay it
+ * \return whether LoadRecordFor(folder, config) succeeds: a grid's points whose source holds
+ * no recording, a damaged one, or one that another dlsim wrote of other learning keys, train
+ * instead
  */
-bool HasReadableRecord(const std::string& folder);
+bool CanReplay(const std::string& folder, const ScenarioConfig& config);
 
 } // namespace ns3
 

@@ -669,9 +669,11 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
                 << std::endl;
         }
     }
-    else
+    // What is still `auto` (all of it in a full run; in a replay of a recording of format
+    // version 1, which holds no resolved values) is resolved here.
+    for (const auto& [key, value] : ResolveOnOverlay(sharing, graph.GetAdjacency(), plan.seed, log))
     {
-        resolved = ResolveOnOverlay(sharing, graph.GetAdjacency(), plan.seed, log);
+        resolved[key] = value;
     }
     if (!resolved.empty())
     {

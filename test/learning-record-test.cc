@@ -14,6 +14,7 @@
 #include <iterator>
 #include <limits>
 #include <unistd.h>
+#include <zlib.h>
 
 namespace dlsim
 {
@@ -176,6 +177,86 @@ TEST(LearningRecord, NamesAnotherVersionAndAMissingFile)
     }
     std::remove(path.c_str());
     EXPECT_THROW(ReadLearningRecord(path), LearningRecordError);
+}
+
+/// Little-endian fields of the file's header (after the 8-byte magic), as the format gives them.
+template<typename T>
+void
+PutField(std::vector<char>& bytes, size_t at, T value)
+{
+    for (size_t i = 0; i < sizeof(T); ++i)
+    {
+        bytes[at + i] = static_cast<char>(static_cast<uint64_t>(value) >> (8 * i));
+    }
+}
+
+/// A recording of format version 1 (no resolved values) is still read; a replay resolves them.
+TEST(LearningRecord, ReadsTheFirstFormatWithoutResolvedValues)
+{
+    const std::string path = TempFile("record-v1");
+    LearningRecord written = SomeRecord();
+    written.resolved.clear();
+    WriteLearningRecord(path, written);
+    // Version 2's content with no resolved values is version 1's with an 8-byte count of zero
+    // after the learning text: take it out, compress again, and write version 1's header.
+    const std::vector<char> file = Bytes(path);
+    const size_t header = 8 + 4 + 8 + 4 + 8;
+    uLongf contentSize = 1 << 20;
+    std::vector<Bytef> content(contentSize);
+    ASSERT_EQ(uncompress(content.data(),
+                         &contentSize,
+                         reinterpret_cast<const Bytef*>(file.data() + header),
+                         file.size() - header),
+              Z_OK);
+    content.resize(contentSize);
+    const size_t count = 8 + written.learning.size();
+    ASSERT_EQ(std::vector<Bytef>(content.begin() + count, content.begin() + count + 8),
+              std::vector<Bytef>(8, 0));
+    content.erase(content.begin() + count, content.begin() + count + 8);
+    uLongf packedSize = compressBound(content.size());
+    std::vector<Bytef> packed(packedSize);
+    ASSERT_EQ(compress(packed.data(), &packedSize, content.data(), content.size()), Z_OK);
+    std::vector<char> v1(file.begin(), file.begin() + header);
+    PutField<uint32_t>(v1, 8, 1);
+    PutField<uint64_t>(v1, 12, content.size());
+    PutField<uint32_t>(v1, 20, crc32(0L, content.data(), content.size()));
+    PutField<uint64_t>(v1, 24, packedSize);
+    v1.insert(v1.end(), packed.begin(), packed.begin() + packedSize);
+    Write(path, v1);
+    const LearningRecord read = ReadLearningRecord(path);
+    EXPECT_EQ(read.learning, written.learning);
+    EXPECT_TRUE(read.resolved.empty());
+    ASSERT_EQ(read.nodes.size(), written.nodes.size());
+    EXPECT_EQ(read.nodes[2].rounds[1].payloadBytes, written.nodes[2].rounds[1].payloadBytes);
+    std::remove(path.c_str());
+}
+
+/// A header that claims more than its file holds is refused before anything that size is made.
+TEST(LearningRecord, RefusesSizesItsFileDoesNotHave)
+{
+    const std::string path = TempFile("record-sizes");
+    WriteLearningRecord(path, SomeRecord());
+    const std::vector<char> good = Bytes(path);
+    for (const auto& [at, value] : {std::pair<size_t, uint64_t>{12, uint64_t{1} << 40},
+                                    std::pair<size_t, uint64_t>{12, uint64_t{3} << 30},
+                                    std::pair<size_t, uint64_t>{24, uint64_t{3} << 30}})
+    {
+        std::vector<char> bytes = good;
+        PutField<uint64_t>(bytes, at, value);
+        Write(path, bytes);
+        try
+        {
+            ReadLearningRecord(path);
+            ADD_FAILURE() << "a size of " << value << " at byte " << at << " was read";
+        }
+        catch (const LearningRecordError& e)
+        {
+            EXPECT_NE(std::string(e.what()).find("sizes are not those of its file"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+    std::remove(path.c_str());
 }
 
 } // namespace

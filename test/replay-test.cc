@@ -4,15 +4,19 @@
  * network keys replays that one's recorded learning; its results must be exactly those of the
  * same point run in full.
  */
+#include "learning-record.h"
 #include "run-command.h"
+#include "test-data.h"
 #include "worker-pool.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace ns3
@@ -25,6 +29,11 @@ namespace fs = std::filesystem;
 /// The algorithms of undirected overlays, then those of directed ones (push-sum).
 const std::string kUndirected = "dpsgd, random-sampling, topk, jwins, choco";
 const std::string kDirected = "sparse-push, scsp";
+
+/// dlsim-run with the smallest learning that runs: 4 logistic learners on generated data.
+const std::string kTiny = std::string(DLSIM_RUN_BINARY)
+                          + " --dataset=synthetic --synthetic.train_samples=300 --model=logistic "
+                            "--nodes=4 --degree=2 --no-plot";
 
 /// Small runs of every algorithm; scsp adds its gossip rounds, eval.every 2 leaves rounds out.
 std::string
@@ -95,6 +104,15 @@ ReplayEqualsFullRun(const std::string& network, const std::string& rateKey)
             const std::string replayed
                 = out + "/sweep/algorithm=" + algorithm + "_" + rateKey + "=3Mbps";
             ExpectSameResults(replayed, out + "/full/algorithm=" + algorithm);
+            if (algorithm == "choco")
+            {
+                // Its step size from the recording, not tuned again.
+                EXPECT_NE(ReadWholeFile(replayed + "/log.txt")
+                              .find("resolved: choco.gamma = 0.158489319246, as the recorded run "
+                                    "resolved it"),
+                          std::string::npos)
+                    << ReadWholeFile(replayed + "/log.txt");
+            }
             // The replay took as long as the network at 3 Mbit/s makes it: not the recorded
             // times.
             EXPECT_NE(ReadWholeFile(replayed + "/rounds.csv"),
@@ -164,20 +182,53 @@ TEST(Replay, APointThatTrainsAloneGetsEveryCore)
     fs::remove_all(out);
 }
 
-/// A replay of an image dataset reads its labels (for the partition), not its images.
-TEST(Replay, AReplayOfFashionMnistReadsItsLabelsOnly)
+/// Fashion-MNIST's four IDX files in `dir`: `train` and `test` samples of 28x28 pixels.
+void
+WriteIdxDataset(const std::string& dir, uint32_t train, uint32_t test)
 {
-    const std::string out = FreshTempFolder("replay-fashion-mnist");
+    fs::create_directories(dir);
+    for (const auto& [prefix, n] : {std::pair{"train", train}, std::pair{"t10k", test}})
+    {
+        std::vector<uint8_t> pixels(size_t{n} * 28 * 28);
+        std::vector<uint8_t> labels(n);
+        for (size_t i = 0; i < pixels.size(); ++i)
+        {
+            pixels[i] = static_cast<uint8_t>((i * 37 + i / 784 * 11) % 256);
+        }
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            labels[i] = static_cast<uint8_t>(i % 10);
+        }
+        const std::vector<uint8_t> images = MakeIdx({n, 28, 28}, pixels);
+        const std::vector<uint8_t> classes = MakeIdx({n}, labels);
+        std::ofstream(dir + "/" + prefix + "-images-idx3-ubyte", std::ios::binary)
+            .write(reinterpret_cast<const char*>(images.data()),
+                   static_cast<std::streamsize>(images.size()));
+        std::ofstream(dir + "/" + prefix + "-labels-idx1-ubyte", std::ios::binary)
+            .write(reinterpret_cast<const char*>(classes.data()),
+                   static_cast<std::streamsize>(classes.size()));
+    }
+}
+
+/// A replay of an image dataset reads its labels (for the partition), not its images: it runs
+/// even once the images are gone, with the results of the full run.
+TEST(Replay, AReplayOfAnImageDatasetReadsItsLabelsOnly)
+{
+    const std::string out = FreshTempFolder("replay-images");
+    const std::string data = out + "/data";
+    WriteIdxDataset(data, 80, 30);
     const std::string run = std::string(DLSIM_RUN_BINARY)
-                            + " --dataset=fashion-mnist --model=logistic --nodes=4 --degree=2 "
-                              "--rounds=2 --batch_size=4 --local_steps=1 --eval.test_samples=50 "
-                              "--algorithm=jwins --no-plot -j 2";
+                            + " --dataset=fashion-mnist --dataset.path=" + data
+                            + " --model=logistic --nodes=4 --degree=2 --rounds=2 --batch_size=4 "
+                              "--local_steps=1 --eval.test_samples=30 --algorithm=jwins "
+                              "--no-plot -j 2";
     std::string output;
     ASSERT_EQ(RunCommand(run + " --link.bandwidth='20Mbps, 3Mbps' --out=" + out + "/sweep", output),
               0)
         << output;
     ASSERT_EQ(RunCommand(run + " --link.bandwidth=3Mbps --out=" + out + "/full", output), 0)
         << output;
+    const std::string fullLog = output; // a single run's log is its output
     const std::string replayed = out + "/sweep/link.bandwidth=3Mbps";
     ExpectSameResults(replayed, out + "/full");
     EXPECT_EQ(ReadWholeFile(replayed + "/partition.csv"),
@@ -185,13 +236,28 @@ TEST(Replay, AReplayOfFashionMnistReadsItsLabelsOnly)
     const std::string log = ReadWholeFile(replayed + "/log.txt");
     EXPECT_NE(log.find("dataset: labels only"), std::string::npos) << log;
     // The same dataset line as the run that loaded the images: sizes, shape, normalisation.
-    const std::string fullLog = output; // a single run's log is its output
     const size_t line = fullLog.find("dataset: ");
     ASSERT_NE(line, std::string::npos) << fullLog;
     EXPECT_NE(log.find(fullLog.substr(line, fullLog.find('\n', line) - line)), std::string::npos)
         << log;
-    EXPECT_EQ(ReadWholeFile(out + "/sweep/link.bandwidth=20Mbps/log.txt").find("labels only"),
-              std::string::npos);
+
+    // The training images cut short after their header: a run that trains is refused, a replay
+    // does not read them.
+    const std::vector<uint8_t> header = MakeIdx({80, 28, 28}, {});
+    std::ofstream(data + "/train-images-idx3-ubyte", std::ios::binary | std::ios::trunc)
+        .write(reinterpret_cast<const char*>(header.data()),
+               static_cast<std::streamsize>(header.size()));
+    EXPECT_EQ(RunCommand(run + " --link.bandwidth=3Mbps --out=" + out + "/refused", output), 2)
+        << output;
+    EXPECT_NE(output.find("truncated"), std::string::npos) << output;
+    ASSERT_EQ(
+        RunCommand(std::string(DLSIM_RUN_BINARY) + " --replay " + out
+                       + "/sweep/link.bandwidth=20Mbps --link.bandwidth=3Mbps --no-plot --out="
+                       + out + "/again",
+                   output),
+        0)
+        << output;
+    ExpectSameResults(out + "/again", out + "/full");
     fs::remove_all(out);
 }
 
@@ -200,23 +266,71 @@ TEST(Replay, AReplayOfFashionMnistReadsItsLabelsOnly)
 TEST(Replay, AResumedGridTrainsWhereTheRecordingCannotBeRead)
 {
     const std::string out = FreshTempFolder("replay-unreadable");
-    const std::string grid = std::string(DLSIM_RUN_BINARY)
-                             + " --dataset=synthetic --synthetic.train_samples=300 "
-                               "--model=logistic --nodes=4 --degree=2 --rounds=2 --algorithm=jwins "
-                               "--link.bandwidth='20Mbps, 3Mbps' --no-plot --out="
-                             + out;
+    const std::string grid
+        = kTiny + " --rounds=2 --algorithm=jwins --link.bandwidth='20Mbps, 3Mbps' --out=" + out;
     std::string output;
     ASSERT_EQ(RunCommand(grid, output), 0) << output;
     const std::string full = ReadWholeFile(out + "/link.bandwidth=3Mbps/rounds.csv");
-    std::ofstream(out + "/link.bandwidth=20Mbps/learning.rec", std::ios::trunc) << "DLSIMREC old";
-    fs::remove_all(out + "/link.bandwidth=3Mbps");
-    ASSERT_EQ(RunCommand(grid, output), 0) << output;
-    EXPECT_NE(output.find("link.bandwidth=20Mbps: already complete"), std::string::npos) << output;
-    EXPECT_EQ(output.find(", replays "), std::string::npos) << output;
-    EXPECT_EQ(ReadWholeFile(out + "/link.bandwidth=3Mbps/config.ini").find("# replayed"),
-              std::string::npos);
-    // Trained instead: the same results.
-    EXPECT_EQ(ReadWholeFile(out + "/link.bandwidth=3Mbps/rounds.csv"), full);
+    const std::string recording = out + "/link.bandwidth=20Mbps/learning.rec";
+    const std::string original = ReadWholeFile(recording);
+    const dlsim::LearningRecord record = dlsim::ReadLearningRecord(recording);
+    // Damaged; of a newer format (version 9); of learning keys another dlsim had.
+    std::string newer = original;
+    newer[8] = 9;
+    dlsim::LearningRecord otherKeys = record;
+    otherKeys.learning += "some.future.key = 1\n";
+    for (const auto& write :
+         std::vector<std::function<void()>>{
+             [&] { std::ofstream(recording, std::ios::trunc) << "DLSIMREC old"; },
+             [&] { std::ofstream(recording, std::ios::binary | std::ios::trunc) << newer; },
+             [&]
+             {
+                 dlsim::WriteLearningRecord(recording, otherKeys);
+             }})
+    {
+        write();
+        fs::remove_all(out + "/link.bandwidth=3Mbps");
+        ASSERT_EQ(RunCommand(grid, output), 0) << output;
+        EXPECT_NE(output.find("link.bandwidth=20Mbps: already complete"), std::string::npos)
+            << output;
+        EXPECT_EQ(output.find(", replays "), std::string::npos) << output;
+        EXPECT_EQ(ReadWholeFile(out + "/link.bandwidth=3Mbps/config.ini").find("# replayed"),
+                  std::string::npos);
+        // Trained instead: the same results.
+        EXPECT_EQ(ReadWholeFile(out + "/link.bandwidth=3Mbps/rounds.csv"), full);
+    }
+    fs::remove_all(out);
+}
+
+/// The resolved values a recording holds go into config.ini and summary.json: a value its key
+/// does not accept, or a key the scenario does not leave to the overlay, is refused by name.
+TEST(Replay, ARecordingsResolvedValuesAreChecked)
+{
+    const std::string out = FreshTempFolder("replay-resolved");
+    std::string output;
+    ASSERT_EQ(RunCommand(kTiny + " --rounds=2 --algorithm=choco --out=" + out + "/run", output), 0)
+        << output;
+    const std::string recording = out + "/run/learning.rec";
+    const dlsim::LearningRecord record = dlsim::ReadLearningRecord(recording);
+    ASSERT_EQ(record.resolved.count("choco.gamma"), 1u);
+    for (const auto& [key, value, message] :
+         {std::tuple<std::string, std::string, std::string>{
+              "choco.gamma", "0.5\nlr = 9", "resolves choco.gamma to '0.5"},
+          {"choco.gamma", "auto", "not a value of that key"},
+          {"choco.alpha", "0.3", "resolves choco.alpha, which this scenario does not leave"}})
+    {
+        dlsim::LearningRecord hostile = record;
+        hostile.resolved[key] = value;
+        dlsim::WriteLearningRecord(recording, hostile);
+        EXPECT_EQ(RunCommand(std::string(DLSIM_RUN_BINARY) + " --replay " + out
+                                 + "/run --link.latency=40ms --no-plot --out=" + out + "/replay",
+                             output),
+                  2)
+            << output;
+        EXPECT_NE(output.find(message), std::string::npos) << output;
+        EXPECT_FALSE(fs::exists(out + "/replay/config.ini"))
+            << "refused before anything is written";
+    }
     fs::remove_all(out);
 }
 

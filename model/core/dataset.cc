@@ -29,10 +29,10 @@ Subset(const Dataset& data, const std::vector<uint32_t>& indices, const std::str
     subset->inputMean = data.inputMean;
     subset->inputStd = data.inputStd;
     const size_t sample = data.SampleSize();
-    subset->images.reserve(indices.size() * sample);
-    subset->labels.reserve(indices.size());
     // A dataset of labels only (a replay's) stays one.
     const bool withImages = !data.images.empty();
+    subset->images.reserve(withImages ? indices.size() * sample : 0);
+    subset->labels.reserve(indices.size());
     for (uint32_t i : indices)
     {
         if (withImages)

@@ -19,8 +19,12 @@ namespace
 
 /// The file starts with these 8 bytes, then the version.
 constexpr char kMagic[8] = {'D', 'L', 'S', 'I', 'M', 'R', 'E', 'C'};
-/// Raised whenever the content's layout changes: an older or newer file is refused by name.
+/// Raised whenever the content's layout changes: a newer file is refused by name.
 constexpr uint32_t kVersion = 2;
+/// The oldest layout still read: version 1 has no resolved values (a replay resolves them).
+constexpr uint32_t kOldestVersion = 1;
+/// zlib's deflate shrinks data by at most about 1032 to 1: a larger claimed ratio is damage.
+constexpr uint64_t kMaxInflation = 1032;
 /// magic, version, content length, CRC-32, compressed length.
 constexpr size_t kHeaderBytes = 8 + 4 + 8 + 4 + 8;
 /// No recording of a run dlsim can hold in memory comes near this; a larger length is damage.
@@ -210,12 +214,12 @@ Encode(const LearningRecord& record)
 }
 
 LearningRecord
-Decode(Reader& r)
+Decode(Reader& r, uint32_t version)
 {
     LearningRecord record;
     record.learning = r.Text();
     // Each entry is two texts of at least their 8-byte lengths.
-    for (uint64_t n = r.Count(16, "resolved values"); n > 0; --n)
+    for (uint64_t n = version >= 2 ? r.Count(16, "resolved values") : 0; n > 0; --n)
     {
         std::string key = r.Text();
         record.resolved[key] = r.Text();
@@ -329,18 +333,25 @@ ReadLearningRecord(const std::string& path)
     }
     Reader h(header.data() + sizeof kMagic, kHeaderBytes - sizeof kMagic, path);
     const uint32_t version = h.U32();
-    if (version != kVersion)
+    if (version < kOldestVersion || version > kVersion)
     {
         throw LearningRecordError("learning recording " + path + " has format version "
-                                  + std::to_string(version) + "; this dlsim reads version "
+                                  + std::to_string(version) + "; this dlsim reads versions "
+                                  + std::to_string(kOldestVersion) + " to "
                                   + std::to_string(kVersion) + " (record the run again)");
     }
     const uint64_t contentSize = h.U64();
     const uint32_t crc = h.U32();
     const uint64_t packedSize = h.U64();
-    if (contentSize > kMaxContentBytes || packedSize > kMaxContentBytes)
+    // Checked against the file before anything is allocated: a damaged header must not ask
+    // for gigabytes.
+    in.seekg(0, std::ios::end);
+    const auto fileSize = static_cast<uint64_t>(in.tellg());
+    in.seekg(static_cast<std::streamoff>(kHeaderBytes));
+    if (contentSize > kMaxContentBytes || packedSize != fileSize - kHeaderBytes
+        || contentSize > packedSize * kMaxInflation)
     {
-        h.Fail("its sizes are out of range");
+        h.Fail("its sizes are not those of its file");
     }
     std::vector<uint8_t> packed(packedSize);
     in.read(reinterpret_cast<char*>(packed.data()), static_cast<std::streamsize>(packedSize));
@@ -357,7 +368,7 @@ ReadLearningRecord(const std::string& path)
         h.Fail("its content does not match its checksum");
     }
     Reader r(content.data(), content.size(), path);
-    return Decode(r);
+    return Decode(r, version);
 }
 
 } // namespace dlsim
