@@ -43,6 +43,10 @@ namespace
 void
 CreateFolder(const std::string& folder)
 {
+    if (std::filesystem::exists(folder) && !std::filesystem::is_directory(folder))
+    {
+        throw ScenarioError("out: " + folder + " is a file, not a folder");
+    }
     std::error_code error;
     std::filesystem::create_directories(folder, error);
     if (error)
@@ -260,6 +264,13 @@ RunGrid(const ScenarioConfig& config,
         try
         {
             CheckScenario(point.config);
+            // A grid of replays: every point must learn what the recording holds.
+            if (!options.replayFrom.empty())
+            {
+                LoadRecordFor(options.replayFrom, point.config);
+                CheckNotTheSource(root, options.replayFrom);
+                CheckNotTheSource(point.config.GetString("out"), options.replayFrom);
+            }
         }
         catch (const std::exception& e)
         {

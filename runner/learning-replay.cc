@@ -156,6 +156,10 @@ LoadRecordFor(const std::string& folder, const ScenarioConfig& config)
     {
         throw ScenarioError("cannot replay " + folder + ": " + why);
     }
+    if (!std::filesystem::is_directory(folder))
+    {
+        throw ScenarioError("cannot replay " + folder + ": no such run folder");
+    }
     const std::string path = folder + "/" + kLearningRecordFile;
     if (!std::filesystem::exists(path))
     {
@@ -210,6 +214,20 @@ LoadRecordFor(const std::string& folder, const ScenarioConfig& config)
         }
     }
     return record;
+}
+
+void
+CheckNotTheSource(const std::string& out, const std::string& source)
+{
+    std::error_code outError;
+    std::error_code sourceError;
+    const std::filesystem::path a = std::filesystem::weakly_canonical(out, outError);
+    const std::filesystem::path b = std::filesystem::weakly_canonical(source, sourceError);
+    if (!outError && !sourceError && a == b)
+    {
+        throw ScenarioError("out: " + out + " is the run folder whose recording is replayed ("
+                            + source + "); give another");
+    }
 }
 
 bool

@@ -57,6 +57,14 @@ std::shared_ptr<const dlsim::LearningRecord> LoadRecordFor(const std::string& fo
                                                            const ScenarioConfig& config);
 
 /**
+ * \brief Refuse to write a replay's results into the folder it replays.
+ * \param out where the results would go
+ * \param source the run folder whose recording is replayed
+ * \throws ScenarioError when both name the same folder
+ */
+void CheckNotTheSource(const std::string& out, const std::string& source);
+
+/**
  * \param folder a run folder
  * \param config a scenario that would replay it
  * \return whether LoadRecordFor(folder, config) succeeds: a grid's points whose source holds

@@ -300,7 +300,13 @@ ParseRunArguments(int argc, char** argv)
             {
                 throw ScenarioError("--" + name + " needs a run folder");
             }
-            (name == "replay" ? line.replay : line.replayFrom) = value;
+            std::string& folder = name == "replay" ? line.replay : line.replayFrom;
+            if (!folder.empty())
+            {
+                throw ScenarioError("--" + name + " given twice ('" + folder + "' and '" + value
+                                    + "'): one run folder is replayed");
+            }
+            folder = value;
         }
         else if (name == "figure-style" || name == "band" || name == "log-x" || name == "log-y")
         {

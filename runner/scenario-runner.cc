@@ -586,9 +586,20 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     // Missing or broken input files are refused before the run folder is touched.
     SetRunStep("checking the input files");
     CheckInputs(plan);
+    // A replay's recording is checked before the run folder is touched.
+    std::shared_ptr<const LearningRecord> replay;
+    if (!options.replayFrom.empty())
+    {
+        replay = LoadRecordFor(options.replayFrom, c);
+        CheckNotTheSource(plan.out, options.replayFrom);
+    }
     SimulatorCleanup cleanup;
     SetRunStep("preparing the run folder");
     const std::string& out = plan.out;
+    if (std::filesystem::exists(out) && !std::filesystem::is_directory(out))
+    {
+        throw ScenarioError("out: " + out + " is a file, not a folder");
+    }
     std::error_code made;
     std::filesystem::create_directories(out, made);
     if (made)
@@ -611,12 +622,6 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     FaultHelper faults(plan.faults);
     faults.Check(underlay);
     plan.capture->Check(underlay);
-    // A replay's recording is checked before anything is written into the folder.
-    std::shared_ptr<const LearningRecord> replay;
-    if (!options.replayFrom.empty())
-    {
-        replay = LoadRecordFor(options.replayFrom, c);
-    }
     const std::string notRecorded = ReplayObstacle(c);
     SetRunStep("preparing the run folder");
     std::ostringstream ini;
@@ -628,17 +633,19 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     {
         std::ostringstream text;
         text << "# " << VersionLine() << "\n";
+        // A quoted argument or a folder's name may hold a newline: its continuation stays a
+        // comment, never a key of this file.
+        auto comment = [](std::string line)
+        {
+            for (size_t at = line.find('\n'); at != std::string::npos; at = line.find('\n', at + 3))
+            {
+                line.insert(at + 1, "# ");
+            }
+            return line;
+        };
         if (!options.commandLine.empty())
         {
-            // A quoted argument may hold a newline: its continuation stays a comment, never
-            // a key of this file.
-            std::string command = options.commandLine;
-            for (size_t at = command.find('\n'); at != std::string::npos;
-                 at = command.find('\n', at + 3))
-            {
-                command.insert(at + 1, "# ");
-            }
-            text << "# command: " << command << "\n";
+            text << "# command: " << comment(options.commandLine) << "\n";
         }
         for (const auto& [key, value] : resolved)
         {
@@ -646,7 +653,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
         }
         if (replay)
         {
-            text << "# replayed: the learning recorded in " << options.replayFrom << "\n";
+            text << "# replayed: the learning recorded in " << comment(options.replayFrom) << "\n";
         }
         // Not among the run's resolved values: results do not depend on it.
         text << "# threads: " << plan.threads << "\n";

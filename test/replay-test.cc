@@ -334,6 +334,40 @@ TEST(Replay, ARecordingsResolvedValuesAreChecked)
     fs::remove_all(out);
 }
 
+/// A replay that cannot run is refused (exit 2) before any folder is made: a learning key, also
+/// as a grid axis; --replay twice; the source folder as --out; a file as --out.
+TEST(Replay, ARefusedReplayWritesNothing)
+{
+    const std::string out = FreshTempFolder("replay-refused");
+    std::string output;
+    ASSERT_EQ(RunCommand(kTiny + " --rounds=2 --algorithm=choco --out=" + out + "/run", output), 0)
+        << output;
+    const std::string config = ReadWholeFile(out + "/run/config.ini");
+    const std::string replay
+        = std::string(DLSIM_RUN_BINARY) + " --no-plot --replay " + out + "/run";
+    for (const auto& [arguments, message] : std::vector<std::pair<std::string, std::string>>{
+             {" --lr=0.5 --out=" + out + "/made", "lr (recorded: '0.01', asked: '0.5')"},
+             {" --lr=0.5", "lr (recorded: '0.01', asked: '0.5')"},
+             {" --lr='0.01, 0.1' --out=" + out + "/made", "grid point lr=0.1: cannot replay"},
+             {" --replay " + out + "/run --out=" + out + "/made", "--replay given twice"},
+             {" --link.bandwidth=2Mbps --overwrite --out=" + out + "/run",
+              "is the run folder whose recording is replayed"},
+             {" --link.bandwidth='1Mbps, 2Mbps' --out=" + out + "/run",
+              "is the run folder whose recording is replayed"}})
+    {
+        EXPECT_EQ(RunCommand(replay + arguments, output), 2) << arguments << "\n" << output;
+        EXPECT_NE(output.find(message), std::string::npos) << arguments << "\n" << output;
+        EXPECT_FALSE(fs::exists(out + "/made")) << arguments;
+        EXPECT_FALSE(fs::exists(out + "/run-replay-lr=0.5")) << arguments;
+        EXPECT_EQ(ReadWholeFile(out + "/run/config.ini"), config) << arguments;
+    }
+    std::ofstream(out + "/afile") << "x";
+    EXPECT_EQ(RunCommand(replay + " --link.bandwidth=2Mbps --out=" + out + "/afile", output), 2)
+        << output;
+    EXPECT_NE(output.find("afile is a file, not a folder"), std::string::npos) << output;
+    fs::remove_all(out);
+}
+
 /// ./dlsim replay RUN_DIR --KEY=VALUE: an old run over a new network, and what it refuses.
 TEST(Replay, AFinishedRunIsReplayedOverAnotherNetworkAndNothingElse)
 {
