@@ -259,6 +259,10 @@ RunGrid(const ScenarioConfig& config,
     const std::string root = config.GetString("out");
     // Every point's configuration is checked before any runs, so a bad value in the last
     // point does not surface hours into the grid.
+    if (!options.replayFrom.empty())
+    {
+        CheckNotTheSource(root, options.replayFrom);
+    }
     for (const auto& point : points)
     {
         try
@@ -268,7 +272,6 @@ RunGrid(const ScenarioConfig& config,
             if (!options.replayFrom.empty())
             {
                 LoadRecordFor(options.replayFrom, point.config);
-                CheckNotTheSource(root, options.replayFrom);
                 CheckNotTheSource(point.config.GetString("out"), options.replayFrom);
             }
         }
@@ -483,8 +486,9 @@ RunGrid(const ScenarioConfig& config,
         {
             break;
         }
-        const size_t index = running.at(pid).point;
-        const Clock::time_point started = running.at(pid).started;
+        const Running run = running.at(pid);
+        const size_t index = run.point;
+        const Clock::time_point started = run.started;
         running.erase(pid);
         RememberChild(pid, false);
         state[index] = State::Done;

@@ -7,7 +7,6 @@
 #include "algorithm-registry.h"
 #include "round-policy.h"
 
-#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -180,20 +179,9 @@ LoadRecordFor(const std::string& folder, const ScenarioConfig& config)
     }
     // The resolved values come from the file and go into config.ini and summary.json: each must
     // be a key this scenario leaves to the overlay, with a value that key accepts.
-    const AlgorithmRegistration* registration
-        = AlgorithmRegistry::Find(config.GetString("algorithm"));
     for (const auto& [key, value] : record->resolved)
     {
-        const AlgorithmKey* known = nullptr;
-        if (registration)
-        {
-            const auto it
-                = std::find_if(registration->keys.begin(),
-                               registration->keys.end(),
-                               [&key = key](const AlgorithmKey& k) { return k.name == key; });
-            known = it == registration->keys.end() ? nullptr : &*it;
-        }
-        if (!known || !known->allowsAuto || config.GetString(key) != "auto")
+        if (!FindScenarioKey(key) || config.GetString(key) != "auto")
         {
             throw ScenarioError("cannot replay " + folder + ": its recording resolves " + key
                                 + ", which this scenario does not leave to the overlay");
@@ -204,7 +192,8 @@ LoadRecordFor(const std::string& folder, const ScenarioConfig& config)
             {
                 throw std::invalid_argument("auto is what is resolved");
             }
-            known->Check(value);
+            // The algorithm's own check of the key and the value.
+            AlgorithmRegistry::Parameters(config.GetString("algorithm"), {{key, value}}, 1);
         }
         catch (const std::exception& e)
         {

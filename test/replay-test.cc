@@ -35,6 +35,13 @@ const std::string kTiny = std::string(DLSIM_RUN_BINARY)
                           + " --dataset=synthetic --synthetic.train_samples=300 --model=logistic "
                             "--nodes=4 --degree=2 --no-plot";
 
+/// A finished CHOCO-SGD run of kTiny (its recording resolves choco.gamma) in `folder`.
+bool
+TinyChocoRun(const std::string& folder, std::string& output)
+{
+    return RunCommand(kTiny + " --rounds=2 --algorithm=choco --out=" + folder, output) == 0;
+}
+
 /// Small runs of every algorithm; scsp adds its gossip rounds, eval.every 2 leaves rounds out.
 std::string
 Small(const std::string& network)
@@ -308,8 +315,7 @@ TEST(Replay, ARecordingsResolvedValuesAreChecked)
 {
     const std::string out = FreshTempFolder("replay-resolved");
     std::string output;
-    ASSERT_EQ(RunCommand(kTiny + " --rounds=2 --algorithm=choco --out=" + out + "/run", output), 0)
-        << output;
+    ASSERT_TRUE(TinyChocoRun(out + "/run", output)) << output;
     const std::string recording = out + "/run/learning.rec";
     const dlsim::LearningRecord record = dlsim::ReadLearningRecord(recording);
     ASSERT_EQ(record.resolved.count("choco.gamma"), 1u);
@@ -340,8 +346,7 @@ TEST(Replay, ARefusedReplayWritesNothing)
 {
     const std::string out = FreshTempFolder("replay-refused");
     std::string output;
-    ASSERT_EQ(RunCommand(kTiny + " --rounds=2 --algorithm=choco --out=" + out + "/run", output), 0)
-        << output;
+    ASSERT_TRUE(TinyChocoRun(out + "/run", output)) << output;
     const std::string config = ReadWholeFile(out + "/run/config.ini");
     const std::string replay
         = std::string(DLSIM_RUN_BINARY) + " --no-plot --replay " + out + "/run";
