@@ -39,22 +39,6 @@ namespace ns3
 namespace
 {
 
-/// Create a folder, or say why not (e.g. permission denied).
-void
-CreateFolder(const std::string& folder)
-{
-    if (std::filesystem::exists(folder) && !std::filesystem::is_directory(folder))
-    {
-        throw ScenarioError("out: " + folder + " is a file, not a folder");
-    }
-    std::error_code error;
-    std::filesystem::create_directories(folder, error);
-    if (error)
-    {
-        throw ResultFileError("cannot create " + folder + ": " + error.message());
-    }
-}
-
 /// The grid's running children, for the signal handler (fixed storage: async-signal-safe).
 constexpr size_t kMaxJobs = 1024;
 volatile pid_t g_children[kMaxJobs] = {};
@@ -106,7 +90,7 @@ SpawnPoint(const std::string& self,
            const std::string& replayFrom)
 {
     const std::string out = point.config.GetString("out");
-    CreateFolder(out);
+    CreateOutputFolder(out, "");
     const std::string ini = out + "/point.ini";
     std::ostringstream text;
     point.config.WriteIni(text);
@@ -220,7 +204,7 @@ EmitJobs(const ScenarioConfig& config,
     for (const auto& point : points)
     {
         const std::string out = point.config.GetString("out");
-        CreateFolder(out);
+        CreateOutputFolder(out, "");
         std::ostringstream ini;
         point.config.WriteIni(ini);
         WriteFileAtomically(out + "/point.ini", ini.str());
@@ -280,7 +264,7 @@ RunGrid(const ScenarioConfig& config,
             throw ScenarioError("grid point " + point.name + ": " + e.what());
         }
     }
-    CreateFolder(root);
+    CreateOutputFolder(root, "");
     {
         std::ostringstream ini;
         config.WriteIni(ini);

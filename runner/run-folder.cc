@@ -211,6 +211,21 @@ RunResultFiles()
 }
 
 void
+CreateOutputFolder(const std::string& folder, const std::string& what)
+{
+    if (std::filesystem::exists(folder) && !std::filesystem::is_directory(folder))
+    {
+        throw ScenarioError("out: " + folder + " is a file, not a folder");
+    }
+    std::error_code error;
+    std::filesystem::create_directories(folder, error);
+    if (error)
+    {
+        throw ResultFileError("cannot create " + what + folder + ": " + error.message());
+    }
+}
+
+void
 PrepareRunFolder(const std::string& folder, const std::string& ini, bool overwrite)
 {
     const std::string previousIni = ReadConfigIni(folder);

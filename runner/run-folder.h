@@ -52,6 +52,15 @@ const char* GetRunStep();
 unsigned long long ProcessStartTime(long pid);
 
 /**
+ * \brief Create an output folder (and its parents) where `out` says.
+ * \param folder the folder
+ * \param what how messages name it ("run folder ", "" for a grid's)
+ * \throws ScenarioError when `folder` is a file (bad input); ResultFileError when it cannot be
+ * created (e.g. permission denied)
+ */
+void CreateOutputFolder(const std::string& folder, const std::string& what);
+
+/**
  * Before a run writes into `folder`: when the folder holds complete results (HasCompleteResults)
  * of a configuration other than `ini`, refuse with a ScenarioError naming the keys that
  * differ, unless `overwrite`. Then remove the previous run's result files, so that nothing of

@@ -596,16 +596,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     SimulatorCleanup cleanup;
     SetRunStep("preparing the run folder");
     const std::string& out = plan.out;
-    if (std::filesystem::exists(out) && !std::filesystem::is_directory(out))
-    {
-        throw ScenarioError("out: " + out + " is a file, not a folder");
-    }
-    std::error_code made;
-    std::filesystem::create_directories(out, made);
-    if (made)
-    {
-        throw ResultFileError("cannot create run folder " + out + ": " + made.message());
-    }
+    CreateOutputFolder(out, "run folder ");
     RunFolderLock lock(out);
     if (!options.logFile.empty())
     {
