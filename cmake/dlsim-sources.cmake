@@ -74,6 +74,7 @@ set(DLSIM_NS3_LAYER_SOURCES
   ${DLSIM_SOURCE_DIR}/model/link-model.cc
   ${DLSIM_SOURCE_DIR}/model/linux-cubic.cc
   ${DLSIM_SOURCE_DIR}/model/linux-prr-recovery.cc
+  ${DLSIM_SOURCE_DIR}/model/linux-receive-window.cc
   ${DLSIM_SOURCE_DIR}/model/linux-tcp-socket.cc
   ${DLSIM_SOURCE_DIR}/model/outage-error-model.cc
   ${DLSIM_SOURCE_DIR}/model/overlay-graph.cc

@@ -144,6 +144,10 @@ LinuxCubic::RttSample(Ptr<TcpSocketState> tcb, const Time& rtt)
     }
     if (m_found)
     {
+        NS_LOG_INFO(this << " HyStart leaves slow start at cwnd " << tcb->GetCwndInSegments()
+                         << " (round's RTT " << m_currRtt.As(Time::MS) << ", minimum "
+                         << m_delayMin.As(Time::MS) << ", round began "
+                         << (now - m_roundStart).As(Time::MS) << " ago)");
         tcb->m_ssThresh = tcb->m_cWnd;
     }
 }

@@ -7,6 +7,7 @@
 
 #include "linux-cubic.h"
 #include "linux-prr-recovery.h"
+#include "linux-receive-window.h"
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/log.h"
@@ -85,6 +86,32 @@ LinuxTcpSocket::GetTypeId()
                             BooleanValue(true),
                             MakeBooleanAccessor(&LinuxTcpSocket::m_linuxPrr),
                             MakeBooleanChecker())
+              .AddAttribute("ReceiveAutotuning",
+                            "Acknowledge at once every segment that grows Linux's receive "
+                            "window (tcp_grow_window), the window following the receive buffer "
+                            "that dynamic right-sizing sizes from ReceiveBuffer up to "
+                            "ReceiveBufferMax.",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&LinuxTcpSocket::m_receiveAutotuning),
+                            MakeBooleanChecker())
+              .AddAttribute("ReceiveBuffer",
+                            "Initial receive buffer, bytes (Linux's tcp_rmem[1]).",
+                            UintegerValue(131072),
+                            MakeUintegerAccessor(&LinuxTcpSocket::m_receiveBuffer),
+                            MakeUintegerChecker<uint32_t>(4096))
+              .AddAttribute("ReceiveBufferMax",
+                            "Largest receive buffer, bytes (Linux's tcp_rmem[2]).",
+                            UintegerValue(6291456),
+                            MakeUintegerAccessor(&LinuxTcpSocket::m_receiveBufferMax),
+                            MakeUintegerChecker<uint32_t>(4096))
+              .AddAttribute("ReceiveTruesize",
+                            "Receive buffer a full-sized segment takes, bytes (Linux's skb "
+                            "truesize, which depends on the network driver); 0: a power-of-two "
+                            "buffer for the frame plus the sk_buff, 2304 bytes for a 1500-byte "
+                            "packet.",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&LinuxTcpSocket::m_receiveTruesize),
+                            MakeUintegerChecker<uint32_t>())
               .AddAttribute("SlowStartAfterIdle",
                             "Linux's tcp_slow_start_after_idle: new data after more than an RTO "
                             "without sending halves the window per RTO idle, down to the initial "
@@ -108,7 +135,9 @@ LinuxTcpSocket::LinuxTcpSocket(const LinuxTcpSocket& sock)
     : TcpSocketBase(sock), m_rackEnabled(sock.m_rackEnabled), m_tlpEnabled(sock.m_tlpEnabled),
       m_quickAcks(sock.m_quickAcks), m_probeAckDelay(sock.m_probeAckDelay),
       m_probeSlack(sock.m_probeSlack), m_linuxCubic(sock.m_linuxCubic), m_linuxPrr(sock.m_linuxPrr),
-      m_restartAfterIdle(sock.m_restartAfterIdle)
+      m_restartAfterIdle(sock.m_restartAfterIdle), m_receiveAutotuning(sock.m_receiveAutotuning),
+      m_receiveBuffer(sock.m_receiveBuffer), m_receiveBufferMax(sock.m_receiveBufferMax),
+      m_receiveTruesize(sock.m_receiveTruesize)
 {
     // Only the configuration is copied: the accepted connection starts with no state.
 }
@@ -1029,16 +1058,44 @@ LinuxTcpSocket::RtoDeadline() const
 void
 LinuxTcpSocket::ReceivedData(Ptr<Packet> packet, const TcpHeader& tcpHeader)
 {
-    if (packet->GetSize() > 0 && m_quickAcks > 0 && m_delAckMaxCount > 0)
+    const uint32_t size = packet->GetSize();
+    const Time now = Simulator::Now();
+    const SequenceNumber32 expected = m_tcb->m_rxBuffer->NextRxSequence();
+    bool windowGrew = false;
+    if (size > 0 && m_receiveAutotuning && tcpHeader.GetSequenceNumber() == expected)
+    {
+        if (!m_rcvWindow.Started())
+        {
+            LinuxReceiveWindow::Config config;
+            config.buffer = m_receiveBuffer;
+            config.bufferMax = std::max(m_receiveBuffer, m_receiveBufferMax);
+            config.truesize = m_receiveTruesize > 0
+                                  ? m_receiveTruesize
+                                  : LinuxReceiveWindow::DefaultTruesize(m_tcb->m_segmentSize);
+            m_rcvWindow.Start(config, now, m_tcb->m_segmentSize);
+        }
+        int64_t echo = -1;
+        if (tcpHeader.HasOption(TcpOption::TS))
+        {
+            echo = DynamicCast<const TcpOptionTS>(tcpHeader.GetOption(TcpOption::TS))->GetEcho();
+        }
+        windowGrew = m_rcvWindow.Receive(now, size, echo);
+    }
+    if (size > 0 && m_delAckMaxCount > 0)
     {
         // Linux's quick-ACK mode: the sender's window is small when a connection starts and
-        // after an idle period (it restarts slow start), so delayed ACKs would slow it down.
-        const Time now = Simulator::Now();
-        if (m_lastDataRx == Time::Min() || now - m_lastDataRx > m_rto.Get())
+        // after an idle period (it restarts slow start), so delayed ACKs would slow it down;
+        // and a segment that grew the receive window is acknowledged at once (its quick |= 1),
+        // so that the sender learns of the larger window.
+        if (m_quickAcks > 0 && (m_lastDataRx == Time::Min() || now - m_lastDataRx > m_rto.Get()))
         {
             m_quickAcksLeft = m_quickAcks;
         }
         m_lastDataRx = now;
+        if (windowGrew)
+        {
+            m_quickAcksLeft |= 1;
+        }
         if (m_quickAcksLeft > 0)
         {
             --m_quickAcksLeft;
@@ -1046,6 +1103,13 @@ LinuxTcpSocket::ReceivedData(Ptr<Packet> packet, const TcpHeader& tcpHeader)
         }
     }
     TcpSocketBase::ReceivedData(packet, tcpHeader);
+    if (m_rcvWindow.Started())
+    {
+        // The application reads what arrives in order before the next segment (ns-3 calls it
+        // back from ReceivedData): dynamic right-sizing counts what it read.
+        m_rxDelivered += static_cast<uint32_t>(m_tcb->m_rxBuffer->NextRxSequence() - expected);
+        m_rcvWindow.Read(now, m_rxDelivered - m_tcb->m_rxBuffer->Available());
+    }
 }
 
 } // namespace ns3

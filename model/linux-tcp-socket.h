@@ -6,6 +6,7 @@
 #ifndef DLSIM_LINUX_TCP_SOCKET_H
 #define DLSIM_LINUX_TCP_SOCKET_H
 
+#include "linux-receive-window.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/tcp-socket-base.h"
@@ -39,7 +40,9 @@ class Node;
  * - Linux's timers: the retransmission timeout is SRTT plus the larger of four mean deviations
  *   and the minimum RTO (Linux's rttvar floor; MinRto then means what Linux's rto_min means),
  *   and the receiver acknowledges the first segments of a connection, and those after an idle
- *   gap longer than its RTO, at once (Linux's quick-ACK mode) rather than delaying them.
+ *   gap longer than its RTO, at once (Linux's quick-ACK mode) rather than delaying them, and
+ *   every segment that grows its receive window (LinuxReceiveWindow): most segments of a
+ *   connection's first transfers, while the receive buffer grows.
  * - Only what is lost is retransmitted: in recovery ns-3 also resends, once no new data is
  *   left, unSACKed segments nobody judged lost (RFC 6675 NextSeg rules 3 and 4); Linux does
  *   not, and neither does this socket (AvailableWindow).
@@ -53,7 +56,8 @@ class Node;
  *
  * Attributes (ns3::LinuxTcpSocket::NAME; their help strings are in GetTypeId()), each of which
  * turns one of the differences above off for comparisons: Rack, Tlp, QuickAcks, ProbeAckDelay,
- * ProbeSlack, LinuxCubic, LinuxPrr, SlowStartAfterIdle. No trace sources besides
+ * ProbeSlack, LinuxCubic, LinuxPrr, SlowStartAfterIdle, ReceiveAutotuning (with its host
+ * settings ReceiveBuffer, ReceiveBufferMax, ReceiveTruesize). No trace sources besides
  * TcpSocketBase's.
  */
 class LinuxTcpSocket : public TcpSocketBase
@@ -279,6 +283,10 @@ class LinuxTcpSocket : public TcpSocketBase
     bool m_linuxCubic{true};  //!< replace TcpCubic by LinuxCubic
     bool m_linuxPrr{true};    //!< replace TcpPrrRecovery by LinuxPrrRecovery
     bool m_restartAfterIdle{true}; //!< Linux's tcp_slow_start_after_idle
+    bool m_receiveAutotuning{true};       //!< ACK at once when the receive window grows
+    uint32_t m_receiveBuffer{131072};     //!< initial receive buffer (tcp_rmem[1])
+    uint32_t m_receiveBufferMax{6291456}; //!< largest receive buffer (tcp_rmem[2])
+    uint32_t m_receiveTruesize{0};        //!< buffer per full segment (0: derived from the MSS)
 
     // Scoreboard
     std::deque<Segment> m_segments; //!< sent, not cumulatively ACKed, in sequence order
@@ -331,6 +339,8 @@ class LinuxTcpSocket : public TcpSocketBase
 
     // Receiver
     uint32_t m_quickAcksLeft{0};    //!< ACKs still to send at once
+    LinuxReceiveWindow m_rcvWindow; //!< the receive window's growth (ReceiveAutotuning)
+    uint64_t m_rxDelivered{0};      //!< bytes received in order since the window started
     Time m_lastDataRx{Time::Min()}; //!< when data last arrived (Time::Min: never)
 
     const TcpHeader* m_ack{nullptr}; //!< the ACK ReceivedAck is processing, for ProcessAck

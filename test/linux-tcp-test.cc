@@ -82,6 +82,7 @@ struct Transfer
     uint32_t timeouts{0};        ///< retransmission timeouts (linux only)
     uint32_t cwndBeforeAgain{0}; ///< the sender's window before the second message (bytes)
     uint32_t cwndAgain{0};       ///< and as it sends the second message
+    uint32_t acks{0};            ///< packets the receiver sent (its SYN-ACK and ACKs)
 };
 
 constexpr uint32_t kMss = 1448;
@@ -90,7 +91,9 @@ constexpr uint32_t kMss = 1448;
  * Send `segments` full segments from node 0 to node 1 and drop the first `times`
  * transmissions of segment `dropIndex` (0-based). Both ends use LinuxTcpSocket if `useLinux`,
  * else ns-3's TcpSocketBase; both with a 1 s minimum RTO and a 40 ms delayed ACK, so that only
- * the loss recovery differs.
+ * the loss recovery differs. Linux's receiver grows its window (and ACKs each segment that
+ * grows it) only if `receiveAutotuning`: without, how far the sender got when a loss strikes
+ * does not depend on it.
  */
 Transfer
 RunTransfer(bool useLinux,
@@ -100,7 +103,8 @@ RunTransfer(bool useLinux,
             uint32_t dropCount = 1,
             bool linuxPrr = true,
             uint32_t writes = 1,
-            double againAfter = 0)
+            double againAfter = 0,
+            bool receiveAutotuning = false)
 {
     NodeContainer nodes;
     nodes.Create(2);
@@ -110,17 +114,26 @@ RunTransfer(bool useLinux,
     NetDeviceContainer devices = link.Install(nodes);
     Ptr<SegmentDropper> dropper = CreateObject<SegmentDropper>(dropIndex * kMss, times, dropCount);
     devices.Get(1)->SetAttribute("ReceiveErrorModel", PointerValue(dropper));
+    uint32_t acks = 0;
+    devices.Get(1)->TraceConnectWithoutContext(
+        "PhyTxBegin",
+        MakeBoundCallback(
+            +[](uint32_t* count, Ptr<const Packet>) { ++*count; }, &acks));
     InternetStackHelper stack;
     stack.Install(nodes);
     Ipv4AddressHelper addresses("10.1.1.0", "255.255.255.0");
     Ipv4InterfaceContainer interfaces = addresses.Assign(devices);
 
-    const auto make = [useLinux, linuxPrr](Ptr<Node> node)
+    const auto make = [useLinux, linuxPrr, receiveAutotuning](Ptr<Node> node)
     {
         Config::SetDefault("ns3::LinuxTcpSocket::LinuxPrr", BooleanValue(linuxPrr));
         Ptr<Socket> socket = useLinux ? Ptr<Socket>(LinuxTcpSocket::Create(node))
                                       : Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
         Config::SetDefault("ns3::LinuxTcpSocket::LinuxPrr", BooleanValue(true));
+        if (useLinux)
+        {
+            socket->SetAttribute("ReceiveAutotuning", BooleanValue(receiveAutotuning));
+        }
         socket->SetAttribute("SegmentSize", UintegerValue(kMss));
         socket->SetAttribute("SndBufSize", UintegerValue(1 << 20));
         socket->SetAttribute("RcvBufSize", UintegerValue(1 << 20));
@@ -216,6 +229,7 @@ RunTransfer(bool useLinux,
         }
     }
     result.dropped = dropper->GetDropped();
+    result.acks = acks;
     if (Ptr<LinuxTcpSocket> s = DynamicCast<LinuxTcpSocket>(sender))
     {
         result.probes = s->GetProbeCount();
@@ -287,6 +301,20 @@ TEST(LinuxTcp, IdleLongerThanTheRtoHalvesTheWindowOnce)
     const Transfer lx = RunTransfer(true, 60, 1000, 0, 1, true, 6, 1.6);
     ASSERT_GT(lx.cwndBeforeAgain, 20 * kMss);
     EXPECT_EQ(lx.cwndAgain, lx.cwndBeforeAgain / 2);
+}
+
+TEST(LinuxTcp, SegmentsThatGrowTheReceiveWindowAreAcknowledgedAtOnce)
+{
+    // 100 segments. A receiver that only delays its ACKs sends its SYN-ACK, 16 quick ACKs and
+    // one ACK per two of the other 84 segments: 59 packets. Linux's grows its window with the
+    // buffer on a connection's first transfer, and acknowledges each segment that grows it
+    // (its kernel ACKed 108 of the 129 ACKs of the comparison's first 232-segment transfer one
+    // segment each): most of the 100 (93 packets here).
+    const Transfer delayed = RunTransfer(true, 100, 1000, 0);
+    const Transfer tuned = RunTransfer(true, 100, 1000, 0, 1, true, 1, 0, true);
+    EXPECT_EQ(delayed.acks, 59u);
+    EXPECT_GE(tuned.acks, 85u);
+    EXPECT_LE(tuned.acks, 101u);
 }
 
 TEST(LinuxTcp, LosslessTransferIsUntouched)

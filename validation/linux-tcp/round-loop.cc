@@ -10,7 +10,11 @@
  * has fully arrived. Prints "node,round,time_s,compute_s" per round, time_s counted from the
  * start instant that all hosts of a case share (CLOCK_REALTIME), set once every connection is up:
  * each host creates SYNC_DIR/ready-ID when its connections are up; the driver, once all are
- * there, writes the instant (seconds since the epoch) to SYNC_DIR/start.
+ * there, writes the instant (seconds since the epoch) to SYNC_DIR/start. Logs to stderr, per
+ * round, each out-connection's state at the round's first write (idle time, RTO, window before
+ * and after: the kernel restarts an idle window there) and each in-connection's receive window
+ * at the round's end; at the end, every connection's retransmissions and the host's HyStart
+ * exits.
  *
  *   round-loop ID LISTEN_IP PORT IN_COUNT OUT_LIST SCHEDULE SYNC_DIR TIMEOUT_S CC
  *     OUT_LIST  "ip:port,ip:port,..." or "-" (no out-neighbours)
@@ -34,6 +38,7 @@
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 #include <vector>
@@ -138,18 +143,21 @@ Pump(Out& o)
         uint8_t header[kHeader];
         std::memcpy(header, &size, 8);
         std::memcpy(header + 8, &o.firstRound, 4);
-        ssize_t n;
+        // The header and the payload in one write, as a LearnerApplication hands TCP the whole
+        // framed message at once: a header written on its own would leave (TCP_NODELAY) as a
+        // segment of its own, one more segment per message than dlsim sends.
+        iovec parts[2];
+        int count = 0;
         if (o.offset < kHeader)
         {
-            n = send(o.fd, header + o.offset, kHeader - o.offset, MSG_DONTWAIT | MSG_NOSIGNAL);
+            parts[count++] = {header + o.offset, static_cast<size_t>(kHeader - o.offset)};
         }
-        else
-        {
-            n = send(o.fd,
-                     payload.data(),
-                     std::min<uint64_t>(payload.size(), size - o.offset),
-                     MSG_DONTWAIT | MSG_NOSIGNAL);
-        }
+        const uint64_t from = std::max<uint64_t>(o.offset, kHeader);
+        parts[count++] = {payload.data(), std::min<uint64_t>(payload.size(), size - from)};
+        msghdr message{};
+        message.msg_iov = parts;
+        message.msg_iovlen = count;
+        const ssize_t n = sendmsg(o.fd, &message, MSG_DONTWAIT | MSG_NOSIGNAL);
         if (n < 0)
         {
             if (errno == EAGAIN || errno == EWOULDBLOCK)
@@ -167,6 +175,91 @@ Pump(Out& o)
         }
     }
     return true;
+}
+
+tcp_info
+Info(int fd)
+{
+    tcp_info info{};
+    socklen_t len = sizeof(info);
+    getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len);
+    return info;
+}
+
+/// The driver's log of one round's first write to an out-neighbour: how long the connection
+/// was idle against its RTO, and the window before and after (a restart after idle halves it).
+void
+LogWrite(uint32_t round, size_t out, const tcp_info& before, const tcp_info& after, uint64_t took)
+{
+    std::fprintf(
+        stderr,
+        "round-loop %d round %u out %zu: idle %u ms, rto %.0f ms, srtt %.1f ms, cwnd %u -> "
+        "%u, ssthresh %u, %u retransmitted so far; the first write took %llu bytes\n",
+        g_id,
+        round,
+        out,
+        before.tcpi_last_data_sent,
+        before.tcpi_rto / 1e3,
+        before.tcpi_rtt / 1e3,
+        before.tcpi_snd_cwnd,
+        after.tcpi_snd_cwnd,
+        after.tcpi_snd_ssthresh,
+        before.tcpi_total_retrans,
+        static_cast<unsigned long long>(took));
+}
+
+/// The driver's log of an in-neighbour's connection at a round's end: the receive window's
+/// autotuning (rcv_ssthresh grows with the buffer; every segment that grows it is ACKed at once).
+void
+LogReceiveWindow(uint32_t round, int fd)
+{
+    const tcp_info info = Info(fd);
+    int buffer = 0;
+    socklen_t len = sizeof(buffer);
+    getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buffer, &len);
+    std::fprintf(stderr,
+                 "round-loop %d round %u in: rcv_ssthresh %u, rcv_space %u, rcv_rtt %.1f ms, "
+                 "receive buffer %d\n",
+                 g_id,
+                 round,
+                 info.tcpi_rcv_ssthresh,
+                 info.tcpi_rcv_space,
+                 info.tcpi_rcv_rtt / 1e3,
+                 buffer);
+}
+
+/// The driver's log of this host's HyStart exits (the namespace's own TcpExt counters): how
+/// many times and at which window slow start ended by delay or by ACK train.
+void
+LogHystart()
+{
+    FILE* f = std::fopen("/proc/self/net/netstat", "r");
+    if (!f)
+    {
+        return;
+    }
+    // Pairs of lines: "TcpExt: NAME NAME ..." then "TcpExt: VALUE VALUE ...".
+    std::vector<std::string> lines;
+    char line[16384];
+    while (std::fgets(line, sizeof(line), f))
+    {
+        line[std::strcspn(line, "\n")] = '\0';
+        lines.emplace_back(line);
+    }
+    std::fclose(f);
+    for (size_t row = 0; row + 1 < lines.size(); row += 2)
+    {
+        const auto names = Split(lines[row], ' ');
+        const auto values = Split(lines[row + 1], ' ');
+        for (size_t c = 0; c < names.size() && c < values.size(); ++c)
+        {
+            if (names[c].rfind("TCPHystart", 0) == 0)
+            {
+                std::fprintf(
+                    stderr, "round-loop %d: %s %s\n", g_id, names[c].c_str(), values[c].c_str());
+            }
+        }
+    }
 }
 
 void
@@ -449,8 +542,14 @@ main(int argc, char** argv)
     {
         for (size_t i = 0; i < outs.size(); ++i)
         {
+            // The window before and after the round's first write, for the driver's log: the
+            // write is where the kernel restarts an idle connection's window.
+            const tcp_info before = Info(outs[i].fd);
             outs[i].queued.push_back(bytes[round - 1]);
-            if (!Pump(outs[i]))
+            const bool flushed = Pump(outs[i]);
+            LogWrite(
+                round, i, before, Info(outs[i].fd), flushed ? bytes[round - 1] : outs[i].offset);
+            if (!flushed)
             {
                 epoll_event ev{};
                 ev.events = EPOLLOUT;
@@ -492,6 +591,10 @@ main(int argc, char** argv)
         }
         std::printf("%d,%u,%.6f,%.6f\n", g_id, r, Now() - start, compute[r - 1]);
         std::fflush(stdout);
+        for (const auto& in : ins)
+        {
+            LogReceiveWindow(r, in.fd);
+        }
     }
     // Finish writing, then wait until every in-neighbour closed: no process leaves while a
     // neighbour still depends on its bytes.
@@ -532,6 +635,7 @@ main(int argc, char** argv)
         shutdown(o.fd, SHUT_WR);
         epoll_ctl(ep, EPOLL_CTL_DEL, o.fd, nullptr);
     }
+    LogHystart();
     while (!std::all_of(ins.begin(), ins.end(), [](const In& in) { return in.eof; }))
     {
         if (Now() > deadline)
