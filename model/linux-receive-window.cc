@@ -26,6 +26,11 @@ void
 LinuxReceiveWindow::Start(const Config& config, Time now, uint32_t advmss)
 {
     m_config = config;
+    m_config.bufferMax = std::max(config.buffer, config.bufferMax);
+    if (m_config.truesize == 0)
+    {
+        m_config.truesize = DefaultTruesize(advmss);
+    }
     m_advmss = advmss;
     m_scalingRatio = 1U << (kRatioShift - 1);
     m_buffer = config.buffer;

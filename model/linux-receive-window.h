@@ -40,13 +40,13 @@ class LinuxReceiveWindow
     {
         uint32_t buffer{131072};     //!< initial receive buffer (tcp_rmem[1])
         uint32_t bufferMax{6291456}; //!< largest receive buffer (tcp_rmem[2])
-        uint32_t truesize{2304};     //!< buffer memory a received full segment takes (skb truesize)
+        uint32_t truesize{0};        //!< buffer a received full segment takes (0: DefaultTruesize)
     };
 
     /**
      * \brief Start a connection's receive side (tcp_select_initial_window,
      * tcp_init_buffer_space).
-     * \param config the host's buffers
+     * \param config the host's buffers (a largest buffer below the initial one is the initial)
      * \param now the time
      * \param advmss the largest segment payload this side advertised
      */

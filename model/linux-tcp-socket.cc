@@ -1066,13 +1066,9 @@ LinuxTcpSocket::ReceivedData(Ptr<Packet> packet, const TcpHeader& tcpHeader)
     {
         if (!m_rcvWindow.Started())
         {
-            LinuxReceiveWindow::Config config;
-            config.buffer = m_receiveBuffer;
-            config.bufferMax = std::max(m_receiveBuffer, m_receiveBufferMax);
-            config.truesize = m_receiveTruesize > 0
-                                  ? m_receiveTruesize
-                                  : LinuxReceiveWindow::DefaultTruesize(m_tcb->m_segmentSize);
-            m_rcvWindow.Start(config, now, m_tcb->m_segmentSize);
+            m_rcvWindow.Start({m_receiveBuffer, m_receiveBufferMax, m_receiveTruesize},
+                              now,
+                              m_tcb->m_segmentSize);
         }
         int64_t echo = -1;
         if (tcpHeader.HasOption(TcpOption::TS))
