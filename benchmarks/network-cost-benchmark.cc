@@ -10,11 +10,21 @@
  *     test sample), timed from the start of the simulation to its end.
  * The difference is what the network (sockets, TCP, links, routers), the application and the
  * codec cost; it is printed per simulated round and as a fraction of the training time, with
- * the simulated payload megabytes per wall second of that difference.
+ * the simulated payload megabytes per wall second of that difference. With --repeat=N the two
+ * alternate N times and the medians are printed (training time, simulation time, and the
+ * difference of each simulation and the training timed just before it): where the network costs
+ * a few percent of the training, as with flows, the training's own run-to-run spread on a busy
+ * machine (5-10%) is larger than the difference, and one pair says little. With --in-run there
+ * is no separate training: each simulation measures its own (compute.model = measured, scale 1:
+ * the simulator thread's CPU time in every Train call, which rounds.csv's compute_s records)
+ * and the rest of its wall time is the network's, so the split comes from one run. Learners
+ * then finish their training at slightly different simulated times, each start of sending an
+ * instant of its own: more work for a flow network than the equal compute times of
+ * compute.model = flops, never less.
  *
  * Usage: network-cost-benchmark [--learners=16,96] [--rounds=4] [--model=gn-lenet]
  *                               [--networks=direct,access] [--mtu=1500] [--tcp.profile=ns3]
- *                               [--KEY=VALUE ...]
+ *                               [--repeat=1] [--in-run] [--KEY=VALUE ...]
  * Any other --KEY=VALUE is a scenario key for every run (e.g. --tcp.delayed_ack=200ms, to see
  * what one TCP setting costs). * --mtu sets link.mtu (the TCP segment follows it): fewer, larger
  * packets cost less to simulate and model a different network (jumbo frames), so it is a trade-off,
@@ -27,9 +37,11 @@
 #include "scenario-runner.h"
 #include "synthetic-dataset.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -90,6 +102,35 @@ BareTraining(uint32_t n, uint32_t rounds, const std::string& model)
     return Seconds(start);
 }
 
+/// The sum of rounds.csv's compute_s column in run folder `out`.
+double
+SumOfComputeSeconds(const std::string& out)
+{
+    std::ifstream in(out + "/rounds.csv");
+    std::string line;
+    std::getline(in, line); // node,round,time_s,compute_s,...
+    double sum = 0.0;
+    while (std::getline(in, line))
+    {
+        std::stringstream fields(line);
+        std::string field;
+        for (int column = 0; column < 4; ++column) // the fourth is compute_s
+        {
+            std::getline(fields, field, ',');
+        }
+        sum += std::stod(field);
+    }
+    return sum;
+}
+
+double
+Median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
 } // namespace
 
 int
@@ -101,6 +142,8 @@ main(int argc, char* argv[])
     std::string networks = "direct,access";
     std::string mtu = "1500";
     std::string tcpProfile = "ns3";
+    uint32_t repeat = 1;
+    bool inRun = false;
     std::vector<std::string> extraKeys;
     for (int i = 1; i < argc; ++i)
     {
@@ -125,6 +168,19 @@ main(int argc, char* argv[])
         else if (arg.rfind("--mtu=", 0) == 0)
         {
             mtu = value;
+        }
+        else if (arg.rfind("--repeat=", 0) == 0)
+        {
+            repeat = static_cast<uint32_t>(std::stoul(value));
+            if (repeat == 0)
+            {
+                std::cerr << "--repeat must be at least 1" << std::endl;
+                return 2;
+            }
+        }
+        else if (arg == "--in-run")
+        {
+            inRun = true;
         }
         else if (arg.rfind("--tcp.profile=", 0) == 0)
         {
@@ -154,51 +210,71 @@ main(int argc, char* argv[])
     for (const auto& count : Split(learnerCounts))
     {
         const auto n = static_cast<uint32_t>(std::stoul(count));
-        const double train = BareTraining(n, rounds, model);
-        for (const auto& network : Split(networks))
+        const std::vector<std::string> underlays = Split(networks);
+        std::vector<std::vector<double>> trains(underlays.size());
+        std::vector<std::vector<double>> sims(underlays.size());
+        std::vector<std::vector<double>> differences(underlays.size());
+        std::vector<double> payloadMb(underlays.size(), 0.0);
+        for (uint32_t r = 0; r < repeat; ++r)
         {
-            std::string out = (std::filesystem::temp_directory_path()
-                               / ("dlsim-netcost-" + count + "-" + network))
-                                  .string();
-            std::filesystem::remove_all(out);
-            std::vector<std::string> keys = {"--nodes=" + count,
-                                             "--rounds=" + std::to_string(rounds),
-                                             "--dataset=synthetic",
-                                             "--synthetic.train_samples=4000",
-                                             "--model=" + model,
-                                             "--partition=iid",
-                                             "--lr=0.05",
-                                             "--eval.every=100000",
-                                             "--eval.test_samples=1",
-                                             "--eval.nodes=1",
-                                             "--network=" + network,
-                                             // Training in the simulator's thread, as timed
-                                             // by BareTraining: the rest is the network.
-                                             "--run.threads=1",
-                                             "--link.bandwidth=100Mbps",
-                                             "--access.up=100Mbps",
-                                             "--access.down=100Mbps",
-                                             "--link.mtu=" + mtu,
-                                             "--tcp.profile=" + tcpProfile,
-                                             "--out=" + out};
-            keys.insert(keys.end(), extraKeys.begin(), extraKeys.end());
-            std::ostringstream log;
-            RunSummary summary = RunScenario(ScenarioConfig::Load("", keys), log);
-            const double sim = summary.wallSeconds;
-            const double network_s = sim - train;
-            const double payloadMb
-                = (summary.valueBytesPerNode + summary.metadataBytesPerNode) * n / 1e6;
-            std::printf("%-8u %-8s %8u %10.2f %10.2f %12.3f %10.2f %12.1f\n",
+            const double bare = inRun ? 0.0 : BareTraining(n, rounds, model);
+            for (size_t u = 0; u < underlays.size(); ++u)
+            {
+                const std::string& network = underlays[u];
+                std::string out = (std::filesystem::temp_directory_path()
+                                   / ("dlsim-netcost-" + count + "-" + network))
+                                      .string();
+                std::filesystem::remove_all(out);
+                std::vector<std::string> keys = {"--nodes=" + count,
+                                                 "--rounds=" + std::to_string(rounds),
+                                                 "--dataset=synthetic",
+                                                 "--synthetic.train_samples=4000",
+                                                 "--model=" + model,
+                                                 "--partition=iid",
+                                                 "--lr=0.05",
+                                                 "--eval.every=100000",
+                                                 "--eval.test_samples=1",
+                                                 "--eval.nodes=1",
+                                                 "--network=" + network,
+                                                 // Training in the simulator's thread, as timed
+                                                 // by BareTraining: the rest is the network.
+                                                 "--run.threads=1",
+                                                 "--link.bandwidth=100Mbps",
+                                                 "--access.up=100Mbps",
+                                                 "--access.down=100Mbps",
+                                                 "--link.mtu=" + mtu,
+                                                 "--tcp.profile=" + tcpProfile,
+                                                 "--out=" + out};
+                if (inRun)
+                {
+                    keys.push_back("--compute.model=measured");
+                    keys.push_back("--compute.measured_scale=1");
+                }
+                keys.insert(keys.end(), extraKeys.begin(), extraKeys.end());
+                std::ostringstream log;
+                RunSummary summary = RunScenario(ScenarioConfig::Load("", keys), log);
+                const double train = inRun ? SumOfComputeSeconds(out) : bare;
+                trains[u].push_back(train);
+                sims[u].push_back(summary.wallSeconds);
+                differences[u].push_back(summary.wallSeconds - train);
+                payloadMb[u] = (summary.valueBytesPerNode + summary.metadataBytesPerNode) * n / 1e6;
+                std::filesystem::remove_all(out);
+            }
+        }
+        for (size_t u = 0; u < underlays.size(); ++u)
+        {
+            const double train = Median(trains[u]);
+            const double network_s = Median(differences[u]);
+            std::printf("%-8u %-8s %8u %10.2f %10.2f %12.3f %10.3f %12.1f\n",
                         n,
-                        network.c_str(),
+                        underlays[u].c_str(),
                         rounds,
                         train,
-                        sim,
+                        Median(sims[u]),
                         network_s / rounds,
                         network_s / train,
-                        network_s > 0 ? payloadMb / network_s : 0.0);
+                        network_s > 0 ? payloadMb[u] / network_s : 0.0);
             std::fflush(stdout);
-            std::filesystem::remove_all(out);
         }
     }
     return 0;

@@ -92,14 +92,13 @@ FlowMessageTransport::DoDispose()
 
 void
 FlowMessageTransport::Send(const std::vector<uint32_t>& peers,
-                           const std::vector<uint8_t>& framed,
+                           std::shared_ptr<const std::vector<uint8_t>> framed,
                            uint64_t valueBytes)
 {
-    // One copy shared by every flow that carries it, as TCP's connections share one packet set.
-    auto shared = std::make_shared<const std::vector<uint8_t>>(framed);
+    // One buffer shared by every flow that carries it, as TCP's connections share one packet set.
     for (uint32_t peer : peers)
     {
-        m_network->Send(m_connections.at(peer), shared, valueBytes);
+        m_network->Send(m_connections.at(peer), framed, valueBytes);
     }
 }
 
@@ -167,11 +166,12 @@ void
 FlowMessageTransport::Arrived(std::shared_ptr<const std::vector<uint8_t>> framed)
 {
     m_received += framed->size();
-    // The same checks as on TCP: a message is read from its bytes.
+    // The same checks as on TCP: a message is read from its bytes, each receiver's a view of
+    // the one buffer.
     MessageReassembler reassembler(m_settings.maxPayloadBytes);
     try
     {
-        reassembler.Feed(framed->data(), framed->size());
+        reassembler.Feed(framed);
     }
     catch (const FramingError& e)
     {

@@ -650,7 +650,7 @@ FlowNetwork::Close(uint32_t connection)
     c.queue.clear();
     c.failed = nullptr; // it holds its transport
     c.closed = true;
-    Reschedule();
+    RescheduleSoon();
 }
 
 uint64_t
@@ -737,7 +737,10 @@ FlowNetwork::StartHead(uint32_t id)
         Stall(id, c.rtoSeconds); // its first segments are lost (the queues drained while idle)
         return;
     }
-    Reschedule();
+    // Once per instant: a learner's message starts a flow to each neighbour, and learners
+    // with the same compute time send together; sharing the links after each start cost one
+    // progressive filling per flow (half the flow model's time behind access links).
+    RescheduleSoon();
 }
 
 void

@@ -745,7 +745,9 @@ LearnerApplication::SendPayload(const MessageHeader& header,
                                 const std::vector<uint32_t>& receivers)
 {
     // One set of packets shared by every connection: the bytes are the same for all neighbours.
-    const std::vector<uint8_t> framed = FrameMessage(header, payload.bytes);
+    const auto message
+        = std::make_shared<const std::vector<uint8_t>>(FrameMessage(header, payload.bytes));
+    const std::vector<uint8_t>& framed = *message;
     for (uint32_t receiver : receivers)
     {
         m_roundValueBytes += payload.valueBytes;
@@ -760,7 +762,7 @@ LearnerApplication::SendPayload(const MessageHeader& header,
         report.answer = header.type == MessageType::Answer;
         m_messageSentTrace(report);
     }
-    Transport().Send(receivers, framed, payload.valueBytes);
+    Transport().Send(receivers, message, payload.valueBytes);
     m_totalValueBytes += payload.valueBytes * receivers.size();
     m_totalMetadataBytes += (framed.size() - payload.valueBytes) * receivers.size();
 }

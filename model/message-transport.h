@@ -14,6 +14,7 @@
 #include "ns3/object.h"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -115,11 +116,12 @@ class MessageTransport : public Object
      * \brief Hand one framed message to the connections to `peers`; its bytes go as each
      * connection allows.
      * \param peers ids among the targets given to Open
-     * \param framed the message with its header (FrameMessage)
+     * \param framed the message with its header (FrameMessage), shared: a transport may keep
+     *        it as it is instead of copying it
      * \param valueBytes of which model values
      */
     virtual void Send(const std::vector<uint32_t>& peers,
-                      const std::vector<uint8_t>& framed,
+                      std::shared_ptr<const std::vector<uint8_t>> framed,
                       uint64_t valueBytes)
         = 0;
     /**

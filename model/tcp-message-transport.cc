@@ -289,23 +289,23 @@ TcpMessageTransport::HandleDataSent(Ptr<Socket> socket, uint32_t bytes)
 
 void
 TcpMessageTransport::Send(const std::vector<uint32_t>& peers,
-                          const std::vector<uint8_t>& framed,
+                          std::shared_ptr<const std::vector<uint8_t>> framed,
                           uint64_t valueBytes)
 {
+    const std::vector<uint8_t>& bytes = *framed;
     // One set of packets shared by every connection: the bytes are the same for all neighbours.
     auto pieces = std::make_shared<std::vector<Ptr<Packet>>>();
-    pieces->reserve(framed.size() / kPieceSize + 1);
-    for (size_t begin = 0; begin < framed.size(); begin += kPieceSize)
+    pieces->reserve(bytes.size() / kPieceSize + 1);
+    for (size_t begin = 0; begin < bytes.size(); begin += kPieceSize)
     {
-        const auto size
-            = static_cast<uint32_t>(std::min<size_t>(kPieceSize, framed.size() - begin));
-        pieces->push_back(Create<Packet>(framed.data() + begin, size));
+        const auto size = static_cast<uint32_t>(std::min<size_t>(kPieceSize, bytes.size() - begin));
+        pieces->push_back(Create<Packet>(bytes.data() + begin, size));
     }
     for (uint32_t peer : peers)
     {
         OutConnection& connection = *std::find_if(
             m_out.begin(), m_out.end(), [peer](const auto& c) { return c.peer.id == peer; });
-        connection.queue.push_back({pieces, framed.size(), valueBytes});
+        connection.queue.push_back({pieces, bytes.size(), valueBytes});
         PushBytes(connection);
     }
 }

@@ -72,7 +72,7 @@ class TcpMessageTransport : public MessageTransport
     bool Open(Ptr<Node> node, const std::vector<LearnerPeer>& targets) override;
     void Close() override;
     void Send(const std::vector<uint32_t>& peers,
-              const std::vector<uint8_t>& framed,
+              std::shared_ptr<const std::vector<uint8_t>> framed,
               uint64_t valueBytes) override;
     std::vector<DroppedMessage> DropUnsent() override;
     uint32_t TakeLostSends() override;

@@ -5,6 +5,7 @@
 #include "message-framing.h"
 
 #include <gtest/gtest.h>
+#include <memory>
 #include <random>
 
 using namespace dlsim; // the learning core (model/core)
@@ -90,6 +91,47 @@ TEST(MessageFraming, ReassemblesMessagesSplitIntoRandomFragments)
         }
         EXPECT_EQ(reassembler.Pending(), 0u);
     }
+}
+
+TEST(MessageFraming, WholeMessagesInASharedBufferAreViewsOfIt)
+{
+    // Two whole messages, then the first 30 bytes of a third (its header and 2 payload bytes).
+    std::vector<uint8_t> stream;
+    std::vector<std::vector<uint8_t>> payloads = {{1, 2, 3}, {}, {7, 8, 9, 10}};
+    for (uint32_t m = 0; m < 3; ++m)
+    {
+        auto framed = FrameMessage(Header(m, 1), payloads[m]);
+        stream.insert(stream.end(), framed.begin(), framed.end());
+    }
+    const size_t cut = 2 * MessageHeader::kSize + 3 + MessageHeader::kSize + 2;
+    auto first = std::make_shared<const std::vector<uint8_t>>(stream.begin(), stream.begin() + cut);
+    auto rest = std::make_shared<const std::vector<uint8_t>>(stream.begin() + cut, stream.end());
+    MessageReassembler reassembler(100);
+    reassembler.Feed(first);
+    std::vector<Message> got;
+    while (reassembler.HasMessage())
+    {
+        got.push_back(reassembler.Pop());
+    }
+    ASSERT_EQ(got.size(), 2u);
+    EXPECT_EQ(reassembler.Pending(), MessageHeader::kSize + 2);
+    // The first payload lies in the buffer itself, right after its header: no copy was made.
+    EXPECT_EQ(got[0].payload.data(), first->data() + MessageHeader::kSize);
+    reassembler.Feed(rest);
+    ASSERT_TRUE(reassembler.HasMessage());
+    got.push_back(reassembler.Pop());
+    for (uint32_t m = 0; m < 3; ++m)
+    {
+        EXPECT_EQ(got[m].header.sender, m);
+        EXPECT_EQ(got[m].payload.ToVector(), payloads[m]);
+    }
+    // A view outlives the buffer's other owners.
+    first.reset();
+    EXPECT_EQ(got[0].payload.ToVector(), payloads[0]);
+    // A foreign stream is refused on the view path too.
+    auto foreign = std::make_shared<const std::vector<uint8_t>>(MessageHeader::kSize + 4, 0xAB);
+    MessageReassembler other(100);
+    EXPECT_THROW(other.Feed(foreign), FramingError);
 }
 
 TEST(MessageFraming, SeveralMessagesInOneFragment)

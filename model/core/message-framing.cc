@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
 
 namespace dlsim
 {
@@ -38,6 +39,56 @@ GetLe(const uint8_t* in)
 
 } // namespace
 
+PayloadBytes::PayloadBytes(std::vector<uint8_t> bytes) : m_size(bytes.size())
+{
+    if (!bytes.empty())
+    {
+        m_buffer = std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
+    }
+}
+
+PayloadBytes::PayloadBytes(std::shared_ptr<const std::vector<uint8_t>> buffer,
+                           size_t offset,
+                           size_t size)
+    : m_buffer(std::move(buffer)), m_offset(offset), m_size(size)
+{
+    if (m_size > 0
+        && (!m_buffer || m_offset > m_buffer->size() || m_size > m_buffer->size() - m_offset))
+    {
+        throw std::out_of_range("PayloadBytes: a view beyond its buffer");
+    }
+}
+
+const uint8_t*
+PayloadBytes::data() const
+{
+    return m_size == 0 ? nullptr : m_buffer->data() + m_offset;
+}
+
+size_t
+PayloadBytes::size() const
+{
+    return m_size;
+}
+
+bool
+PayloadBytes::empty() const
+{
+    return m_size == 0;
+}
+
+std::vector<uint8_t>
+PayloadBytes::ToVector() const
+{
+    return std::vector<uint8_t>(data(), data() + m_size);
+}
+
+bool
+operator==(const PayloadBytes& a, const PayloadBytes& b)
+{
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size()) == 0);
+}
+
 std::vector<uint8_t>
 FrameMessage(MessageHeader header, const std::vector<uint8_t>& payload)
 {
@@ -62,10 +113,9 @@ MessageReassembler::MessageReassembler(uint64_t maxPayloadLength)
     : m_maxPayloadLength(maxPayloadLength)
 {}
 
-void
-MessageReassembler::ParseHeader()
+MessageHeader
+MessageReassembler::ParseHeader(const uint8_t* p) const
 {
-    const uint8_t* p = m_headerBytes;
     if (GetLe<uint32_t>(p) != MessageHeader::kMagic)
     {
         throw FramingError("stream does not carry dlsim messages (bad magic number)");
@@ -80,7 +130,7 @@ MessageReassembler::ParseHeader()
     {
         throw FramingError("unknown message type " + std::to_string(p[5]));
     }
-    MessageHeader& h = m_current.header;
+    MessageHeader h;
     h.type = static_cast<MessageType>(p[5]);
     h.sender = GetLe<uint32_t>(p + 8);
     h.round = GetLe<uint32_t>(p + 12);
@@ -92,16 +142,13 @@ MessageReassembler::ParseHeader()
                            + " payload bytes, more than the limit of "
                            + std::to_string(m_maxPayloadLength));
     }
-    // Reserved, not resized: the bytes are appended as they arrive, with no zero-filling first.
-    m_current.payload.reserve(h.payloadLength);
-    m_payloadFill = 0;
-    m_haveHeader = true;
+    return h;
 }
 
 void
 MessageReassembler::Feed(const uint8_t* data, size_t size)
 {
-    while (size > 0 || (m_haveHeader && m_payloadFill == m_current.header.payloadLength))
+    while (size > 0 || (m_haveHeader && m_payloadFill == m_header.payloadLength))
     {
         if (!m_haveHeader)
         {
@@ -114,23 +161,49 @@ MessageReassembler::Feed(const uint8_t* data, size_t size)
             {
                 return;
             }
-            ParseHeader();
+            m_header = ParseHeader(m_headerBytes);
+            // Reserved, not resized: the bytes are appended as they arrive, not over zeros.
+            m_payload.clear();
+            m_payload.reserve(m_header.payloadLength);
+            m_payloadFill = 0;
+            m_haveHeader = true;
         }
-        size_t take = static_cast<size_t>(
-            std::min<uint64_t>(size, m_current.header.payloadLength - m_payloadFill));
-        m_current.payload.insert(m_current.payload.end(), data, data + take);
+        size_t take
+            = static_cast<size_t>(std::min<uint64_t>(size, m_header.payloadLength - m_payloadFill));
+        m_payload.insert(m_payload.end(), data, data + take);
         m_payloadFill += take;
         data += take;
         size -= take;
-        if (m_payloadFill == m_current.header.payloadLength)
+        if (m_payloadFill == m_header.payloadLength)
         {
-            m_complete.push_back(std::move(m_current));
-            m_current = Message();
+            m_complete.push_back(Message{m_header, PayloadBytes(std::move(m_payload))});
+            m_payload = std::vector<uint8_t>();
             m_haveHeader = false;
             m_headerFill = 0;
             m_payloadFill = 0;
         }
     }
+}
+
+void
+MessageReassembler::Feed(const std::shared_ptr<const std::vector<uint8_t>>& buffer)
+{
+    const uint8_t* data = buffer->data();
+    const size_t size = buffer->size();
+    size_t at = 0;
+    // Between messages, each one whole in the buffer is a view of it.
+    while (!m_haveHeader && m_headerFill == 0 && size - at >= MessageHeader::kSize)
+    {
+        const MessageHeader h = ParseHeader(data + at);
+        if (h.payloadLength > size - at - MessageHeader::kSize)
+        {
+            break;
+        }
+        m_complete.push_back(
+            Message{h, PayloadBytes(buffer, at + MessageHeader::kSize, h.payloadLength)});
+        at += MessageHeader::kSize + h.payloadLength;
+    }
+    Feed(data + at, size - at);
 }
 
 bool

@@ -7,8 +7,10 @@
 #ifndef DLSIM_MESSAGE_FRAMING_H
 #define DLSIM_MESSAGE_FRAMING_H
 
+#include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -49,11 +51,51 @@ struct MessageHeader
     uint64_t payloadLength = 0; ///< bytes of payload that follow
 };
 
+/**
+ * A message's payload bytes: owned, or a view into a buffer that other messages share. A flow
+ * hands the same framed message to each of a sender's neighbours, and copying it for each (a
+ * whole model, four or more times a round) costs more than simulating the flows.
+ */
+class PayloadBytes
+{
+  public:
+    PayloadBytes() = default;
+    /**
+     * \brief Owns the bytes (not explicit: a payload built as a vector is one).
+     * \param bytes the payload
+     */
+    PayloadBytes(std::vector<uint8_t> bytes);
+    /**
+     * \brief Views part of a shared buffer, keeping it alive.
+     * \param buffer the bytes
+     * \param offset where the payload starts in them
+     * \param size its length (offset + size within the buffer)
+     */
+    PayloadBytes(std::shared_ptr<const std::vector<uint8_t>> buffer, size_t offset, size_t size);
+
+    /// \return the first byte (nullptr when empty)
+    const uint8_t* data() const;
+    /// \return the number of bytes
+    size_t size() const;
+    /// \return whether there are none
+    bool empty() const;
+    /// \return a copy of the bytes
+    std::vector<uint8_t> ToVector() const;
+
+    /// Same bytes, wherever they are held.
+    friend bool operator==(const PayloadBytes& a, const PayloadBytes& b);
+
+  private:
+    std::shared_ptr<const std::vector<uint8_t>> m_buffer;
+    size_t m_offset = 0;
+    size_t m_size = 0;
+};
+
 /// A complete message.
 struct Message
 {
-    MessageHeader header;         ///< who sent it, in which round
-    std::vector<uint8_t> payload; ///< header.payloadLength bytes
+    MessageHeader header; ///< who sent it, in which round
+    PayloadBytes payload; ///< header.payloadLength bytes
 };
 
 /**
@@ -81,6 +123,13 @@ class MessageReassembler
      * \throws FramingError for a bad header or a payload over the limit
      */
     void Feed(const uint8_t* data, size_t size);
+    /**
+     * \brief Take the next bytes of the stream, held in a shared buffer: the messages that lie
+     * whole in it are views of it, not copies; the rest is fed as by Feed(data, size).
+     * \param buffer the bytes (kept alive by the messages that view it)
+     * \throws FramingError for a bad header or a payload over the limit
+     */
+    void Feed(const std::shared_ptr<const std::vector<uint8_t>>& buffer);
     /// \return whether a complete message is waiting
     bool HasMessage() const;
     /**
@@ -96,11 +145,13 @@ class MessageReassembler
     uint8_t m_headerBytes[MessageHeader::kSize];
     size_t m_headerFill = 0;
     bool m_haveHeader = false;
-    Message m_current;
+    MessageHeader m_header;         ///< of the message being reassembled
+    std::vector<uint8_t> m_payload; ///< its payload so far
     size_t m_payloadFill = 0;
     std::deque<Message> m_complete;
 
-    void ParseHeader();
+    /// \return the header in `bytes` (MessageHeader::kSize of them), checked
+    MessageHeader ParseHeader(const uint8_t* bytes) const;
 };
 
 } // namespace dlsim

@@ -8,6 +8,8 @@
 #ifndef DLSIM_MESSAGE_INBOX_H
 #define DLSIM_MESSAGE_INBOX_H
 
+#include "message-framing.h"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -55,7 +57,7 @@ struct InboxMessage
     uint32_t sender = 0;          ///< the sending learner
     uint32_t round = 0;           ///< the sender's round
     uint32_t senderDegree = 0;    ///< the sender's out-degree in that round
-    std::vector<uint8_t> payload; ///< the encoded payload
+    PayloadBytes payload;         ///< the encoded payload
 };
 
 /// The messages one aggregation uses, and what happened to the others since the previous one.

@@ -114,11 +114,10 @@ PartialModelSharing::Aggregate(const RoundInfo& round,
              static_cast<uint32_t>(m_length),
              0});
         const Payload& payload = r.payload;
-        const std::vector<uint32_t>& indices = r.positions;
         double w = MetropolisHastingsWeight(round.inDegree, message.senderDegree);
-        for (size_t n = 0; n < indices.size(); ++n)
+        for (size_t n = 0; n < payload.values.size(); ++n)
         {
-            uint32_t k = indices[n];
+            const uint32_t k = r.Position(n);
             y[k] += w * (static_cast<double>(payload.values[n]) - own[k]);
         }
     }

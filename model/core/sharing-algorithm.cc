@@ -88,22 +88,20 @@ DecodeReceived(const ReceivedPayload& message, const PayloadShape& shape)
     }
     switch (p.form)
     {
-    case PayloadForm::Full:
-        r.positions.resize(shape.length);
-        std::iota(r.positions.begin(), r.positions.end(), 0u);
-        break;
-    case PayloadForm::Sparse:
-        r.positions = p.indices;
-        break;
-    case PayloadForm::RandomMask:
-        r.positions = RandomMaskIndices(p.seed, p.alpha, shape.length);
-        if (r.positions.size() != p.values.size())
-        {
-            throw PayloadError("random-mask payload" + from + " has "
-                               + std::to_string(p.values.size()) + " values but its mask keeps "
-                               + std::to_string(r.positions.size()));
-        }
-        break;
+        case PayloadForm::Full:
+            break;
+        case PayloadForm::Sparse:
+            r.positions = p.indices;
+            break;
+        case PayloadForm::RandomMask:
+            r.positions = RandomMaskIndices(p.seed, p.alpha, shape.length);
+            if (r.positions.size() != p.values.size())
+            {
+                throw PayloadError("random-mask payload" + from + " has "
+                                   + std::to_string(p.values.size()) + " values but its mask keeps "
+                                   + std::to_string(r.positions.size()));
+            }
+            break;
     }
     return r;
 }

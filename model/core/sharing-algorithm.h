@@ -64,8 +64,20 @@ struct PayloadShape
 /// A received payload, checked, with the positions its values go to.
 struct ReceivedValues
 {
-    Payload payload;                 ///< the decoded values
-    std::vector<uint32_t> positions; ///< every index for Full, the indices, or the mask's
+    Payload payload; ///< the decoded values
+    /// The indices, or the mask's; none for Full, whose values go to every index in order (not
+    /// spelled out: a whole model's worth of indices for every message costs as much as decoding
+    /// it, and D-PSGD never reads them).
+    std::vector<uint32_t> positions;
+
+    /**
+     * \param n a value's place in payload.values
+     * \return the index it goes to
+     */
+    uint32_t Position(size_t n) const
+    {
+        return payload.form == PayloadForm::Full ? static_cast<uint32_t>(n) : positions[n];
+    }
 };
 
 /**
