@@ -15,12 +15,9 @@
  * difference of each simulation and the training timed just before it): where the network costs
  * a few percent of the training, as with flows, the training's own run-to-run spread on a busy
  * machine (5-10%) is larger than the difference, and one pair says little. With --in-run there
- * is no separate training: each simulation measures its own (compute.model = measured, scale 1:
- * the simulator thread's CPU time in every Train call, which rounds.csv's compute_s records)
- * and the rest of its wall time is the network's, so the split comes from one run. Learners
- * then finish their training at slightly different simulated times, each start of sending an
- * instant of its own: more work for a flow network than the equal compute times of
- * compute.model = flops, never less.
+ * is no separate training: each simulation measures its own (the summary's training CPU
+ * seconds, the simulator thread's CPU time in every Train call) and the rest of its wall time
+ * is the network's, so the split comes from one run; the simulation itself is the same.
  *
  * Usage: network-cost-benchmark [--learners=16,96] [--rounds=4] [--model=gn-lenet]
  *                               [--networks=direct,access] [--mtu=1500] [--tcp.profile=ns3]
@@ -41,7 +38,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -100,27 +96,6 @@ BareTraining(uint32_t n, uint32_t rounds, const std::string& model)
         }
     }
     return Seconds(start);
-}
-
-/// The sum of rounds.csv's compute_s column in run folder `out`.
-double
-SumOfComputeSeconds(const std::string& out)
-{
-    std::ifstream in(out + "/rounds.csv");
-    std::string line;
-    std::getline(in, line); // node,round,time_s,compute_s,...
-    double sum = 0.0;
-    while (std::getline(in, line))
-    {
-        std::stringstream fields(line);
-        std::string field;
-        for (int column = 0; column < 4; ++column) // the fourth is compute_s
-        {
-            std::getline(fields, field, ',');
-        }
-        sum += std::stod(field);
-    }
-    return sum;
 }
 
 double
@@ -245,15 +220,10 @@ main(int argc, char* argv[])
                                                  "--link.mtu=" + mtu,
                                                  "--tcp.profile=" + tcpProfile,
                                                  "--out=" + out};
-                if (inRun)
-                {
-                    keys.push_back("--compute.model=measured");
-                    keys.push_back("--compute.measured_scale=1");
-                }
                 keys.insert(keys.end(), extraKeys.begin(), extraKeys.end());
                 std::ostringstream log;
                 RunSummary summary = RunScenario(ScenarioConfig::Load("", keys), log);
-                const double train = inRun ? SumOfComputeSeconds(out) : bare;
+                const double train = inRun ? summary.trainingCpuSeconds : bare;
                 trains[u].push_back(train);
                 sims[u].push_back(summary.wallSeconds);
                 differences[u].push_back(summary.wallSeconds - train);

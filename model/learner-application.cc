@@ -28,6 +28,20 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("DlsimLearnerApplication");
 
+namespace
+{
+
+/// CPU seconds of the calling thread: workers evaluating meanwhile do not count.
+double
+ThreadCpuSeconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+} // namespace
+
 NS_OBJECT_ENSURE_REGISTERED(LearnerApplication);
 
 TypeId
@@ -804,6 +818,7 @@ LearnerApplication::StartRound()
     {
         // A communication-only round (SCSP's final gossip): nothing to train, no compute time.
         m_trainLoss = std::numeric_limits<double>::quiet_NaN();
+        m_trainingCpuSeconds = 0.0;
         m_trainingEvent
             = Simulator::ScheduleNow(&LearnerApplication::FinishTraining, this, Time(0));
         return;
@@ -817,17 +832,10 @@ LearnerApplication::StartRound()
     Time computeTime = m_computeTime;
     if (m_measuredComputeScale > 0.0)
     {
-        // This thread's CPU time: workers evaluating meanwhile must not count.
-        auto threadCpuSeconds = []()
-        {
-            timespec t{};
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-            return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-        };
-        const double cpuStart = threadCpuSeconds();
+        const double cpuStart = ThreadCpuSeconds();
         m_trainLoss = m_learner->Train();
-        const double cpuSeconds = threadCpuSeconds() - cpuStart;
-        computeTime = Seconds(cpuSeconds * m_measuredComputeScale);
+        m_trainingCpuSeconds = ThreadCpuSeconds() - cpuStart;
+        computeTime = Seconds(m_trainingCpuSeconds * m_measuredComputeScale);
     }
     else if (m_pool)
     {
@@ -838,11 +846,21 @@ LearnerApplication::StartRound()
         {
             m_aggregatedSnapshot = m_learner->Snapshot();
         }
-        m_training = m_pool->Submit([learner]() { return learner->Train(); });
+        double* cpuSeconds = &m_trainingCpuSeconds; // read only after the join
+        m_training = m_pool->Submit(
+            [learner, cpuSeconds]()
+            {
+                const double cpuStart = ThreadCpuSeconds();
+                const double loss = learner->Train();
+                *cpuSeconds = ThreadCpuSeconds() - cpuStart;
+                return loss;
+            });
     }
     else
     {
+        const double cpuStart = ThreadCpuSeconds();
         m_trainLoss = m_learner->Train();
+        m_trainingCpuSeconds = ThreadCpuSeconds() - cpuStart;
     }
     m_trainingEvent
         = Simulator::Schedule(computeTime, &LearnerApplication::FinishTraining, this, computeTime);
@@ -1025,6 +1043,7 @@ LearnerApplication::TryAggregate()
     report.computeTime = m_roundComputeTime;
     report.trained = m_algorithm->TrainsInRound(m_round);
     report.trainLoss = m_trainLoss;
+    report.trainingCpuSeconds = m_trainingCpuSeconds;
     report.valueBytes = m_roundValueBytes;
     report.metadataBytes = m_roundMetadataBytes;
     report.totalValueBytes = m_totalValueBytes;

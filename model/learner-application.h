@@ -38,6 +38,10 @@ struct RoundReport
     Time computeTime;             ///< simulated time charged for local training
     bool trained = true;          ///< the learner trained in this round (SCSP's gossip: not)
     double trainLoss = 0.0;       ///< mean loss of this round's local steps
+    /// CPU seconds the host spent in this round's local training, on whichever thread ran it:
+    /// a measure of the simulation's own cost (like its wall time), not simulated and not
+    /// reproducible; never written to rounds.csv.
+    double trainingCpuSeconds = 0.0;
     uint64_t valueBytes = 0;      ///< model value bytes this node sent in this round
     uint64_t metadataBytes = 0;   ///< header, index and other non-value bytes sent in this round
     uint64_t totalValueBytes = 0; ///< cumulative value bytes since the start
@@ -340,6 +344,9 @@ class LearnerApplication : public Application
     bool m_crashed = false;
     bool m_crashedForGood = false;
     double m_trainLoss = 0.0;
+    /// The round's training's CPU seconds (written by the worker that trains, read after the
+    /// join).
+    double m_trainingCpuSeconds = 0.0;
     std::shared_ptr<dlsim::WorkerPool> m_pool;
     /// The round's training on a worker (valid until joined): its mean loss.
     std::future<double> m_training;

@@ -382,6 +382,7 @@ ResultsWriter::OnRound(const RoundReport& r)
             << r.maxStaleness << "," << r.supersededSends << "," << r.lostSends << "," << r.reused
             << "\n";
     m_receiptCsv->Append(receipt.str());
+    m_summary.trainingCpuSeconds += r.trainingCpuSeconds;
     m_summary.messagesFresh += r.fresh;
     m_summary.messagesStale += r.stale;
     m_summary.messagesReused += r.reused;
@@ -620,6 +621,7 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
         << ", \"total\": " << s.valueBytesPerNode + s.metadataBytesPerNode << "},\n"
         << "  \"wire_bytes_per_node\": " << s.wireBytesPerNode << ",\n"
         << "  \"wall_time_s\": " << s.wallSeconds << ",\n"
+        << "  \"training_cpu_s\": " << s.trainingCpuSeconds << ",\n"
         << "  \"rounds_run\": {\"mode\": " << JsonString(s.roundMode)
         << ", \"min_per_node\": " << s.minRoundsPerNode
         << ", \"max_per_node\": " << s.maxRoundsPerNode << "},\n"

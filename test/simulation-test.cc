@@ -24,6 +24,7 @@
 #include <gtest/gtest.h>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 using namespace dlsim; // the learning core (model/core)
 
@@ -571,6 +572,10 @@ TEST(Simulation, AccuracyRisesFarAboveChance)
     ASSERT_TRUE(summary.timeToTarget.has_value());
     EXPECT_GT(*summary.timeToTarget, 0.0);
     EXPECT_LE(*summary.timeToTarget, summary.simulatedSeconds);
+    // The host's CPU time in training: some, and no more than every core for the whole run.
+    EXPECT_GT(summary.trainingCpuSeconds, 0.0);
+    EXPECT_LE(summary.trainingCpuSeconds,
+              summary.wallSeconds * std::max(1u, std::thread::hardware_concurrency()));
     // Every evaluation of round 0 sees the same initial model: at chance level.
     auto evals = ReadCsv(dir + "/eval.csv");
     EXPECT_LT(std::stod(evals.at(0)[3]), 0.3);
@@ -579,6 +584,7 @@ TEST(Simulation, AccuracyRisesFarAboveChance)
                             "\"time_to_target_s\"",
                             "\"bytes_per_node\"",
                             "\"wall_time_s\"",
+                            "\"training_cpu_s\"",
                             "\"seed\": 1"})
     {
         EXPECT_NE(json.find(key), std::string::npos) << key;
