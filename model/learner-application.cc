@@ -40,6 +40,16 @@ ThreadCpuSeconds()
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
+/// One round's training of `learner` on the calling thread; its CPU seconds go to `cpuSeconds`.
+double
+TrainTimed(TrainableModel& learner, double& cpuSeconds)
+{
+    const double start = ThreadCpuSeconds();
+    const double loss = learner.Train();
+    cpuSeconds = ThreadCpuSeconds() - start;
+    return loss;
+}
+
 } // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(LearnerApplication);
@@ -832,9 +842,7 @@ LearnerApplication::StartRound()
     Time computeTime = m_computeTime;
     if (m_measuredComputeScale > 0.0)
     {
-        const double cpuStart = ThreadCpuSeconds();
-        m_trainLoss = m_learner->Train();
-        m_trainingCpuSeconds = ThreadCpuSeconds() - cpuStart;
+        m_trainLoss = TrainTimed(*m_learner, m_trainingCpuSeconds);
         computeTime = Seconds(m_trainingCpuSeconds * m_measuredComputeScale);
     }
     else if (m_pool)
@@ -847,20 +855,12 @@ LearnerApplication::StartRound()
             m_aggregatedSnapshot = m_learner->Snapshot();
         }
         double* cpuSeconds = &m_trainingCpuSeconds; // read only after the join
-        m_training = m_pool->Submit(
-            [learner, cpuSeconds]()
-            {
-                const double cpuStart = ThreadCpuSeconds();
-                const double loss = learner->Train();
-                *cpuSeconds = ThreadCpuSeconds() - cpuStart;
-                return loss;
-            });
+        m_training
+            = m_pool->Submit([learner, cpuSeconds]() { return TrainTimed(*learner, *cpuSeconds); });
     }
     else
     {
-        const double cpuStart = ThreadCpuSeconds();
-        m_trainLoss = m_learner->Train();
-        m_trainingCpuSeconds = ThreadCpuSeconds() - cpuStart;
+        m_trainLoss = TrainTimed(*m_learner, m_trainingCpuSeconds);
     }
     m_trainingEvent
         = Simulator::Schedule(computeTime, &LearnerApplication::FinishTraining, this, computeTime);

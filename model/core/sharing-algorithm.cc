@@ -89,9 +89,7 @@ DecodeReceived(const ReceivedPayload& message, const PayloadShape& shape)
     switch (p.form)
     {
         case PayloadForm::Full:
-            break;
         case PayloadForm::Sparse:
-            r.positions = p.indices;
             break;
         case PayloadForm::RandomMask:
             r.positions = RandomMaskIndices(p.seed, p.alpha, shape.length);

@@ -65,9 +65,9 @@ struct PayloadShape
 struct ReceivedValues
 {
     Payload payload; ///< the decoded values
-    /// The indices, or the mask's; none for Full, whose values go to every index in order (not
-    /// spelled out: a whole model's worth of indices for every message costs as much as decoding
-    /// it, and D-PSGD never reads them).
+    /// A random mask's indices, regenerated from its seed; empty for the other forms, whose
+    /// positions the payload says itself (Full: every index in order, not spelled out, which
+    /// for a whole model on every message cost as much as decoding it; Sparse: its indices).
     std::vector<uint32_t> positions;
 
     /**
@@ -76,7 +76,15 @@ struct ReceivedValues
      */
     uint32_t Position(size_t n) const
     {
-        return payload.form == PayloadForm::Full ? static_cast<uint32_t>(n) : positions[n];
+        switch (payload.form)
+        {
+            case PayloadForm::Full:
+                return static_cast<uint32_t>(n);
+            case PayloadForm::Sparse:
+                return payload.indices[n];
+            default:
+                return positions[n];
+        }
     }
 };
 
