@@ -34,6 +34,36 @@ namespace
 /// Outputs per block; 4 double buffers of this size fit easily in L1.
 constexpr std::ptrdiff_t kBlock = 512;
 
+/// The calling thread's scratch buffers (see the class comment, Threading).
+struct Scratch
+{
+    Eigen::VectorXd approx; //!< approximation entering/leaving a level
+    Eigen::VectorXd even;   //!< even phase of the extended signal
+    Eigen::VectorXd odd;    //!< odd phase of the extended signal
+    Eigen::VectorXd lo;     //!< low-pass output of a level
+    Eigen::VectorXd hi;     //!< high-pass output / detail input
+};
+
+/// The calling thread's scratch, grown to at least length values (the block buffer to kBlock).
+Scratch&
+ThreadScratch(size_t length)
+{
+    thread_local Scratch scratch;
+    const auto n = static_cast<Eigen::Index>(length);
+    if (scratch.approx.size() < n)
+    {
+        scratch.approx.resize(n);
+        scratch.even.resize(n);
+        scratch.odd.resize(n);
+        scratch.lo.resize(n);
+    }
+    if (scratch.hi.size() < kBlock)
+    {
+        scratch.hi.resize(kBlock);
+    }
+    return scratch;
+}
+
 /**
  * The supported filter banks, copied with full precision (repr) from
  * pywt.Wavelet(name).filter_bank of PyWavelets 1.1.1. The four filters are
@@ -206,7 +236,8 @@ FindBank(const std::string& wavelet)
 } // namespace
 
 WaveletTransform::WaveletTransform(const std::string& wavelet, uint32_t levels, size_t inputLength)
-    : m_bank(&FindBank(wavelet)), m_levels(levels), m_inputLength(inputLength), m_outputLength(0)
+    : m_bank(&FindBank(wavelet)), m_levels(levels), m_inputLength(inputLength), m_outputLength(0),
+      m_scratchLength(0)
 {
     if (levels == 0)
     {
@@ -248,12 +279,7 @@ WaveletTransform::WaveletTransform(const std::string& wavelet, uint32_t levels, 
     {
         maxLen = std::max(maxLen, len);
     }
-    const size_t phaseLen = maxLen + f; // >= nOut + F/2 for every level
-    m_approx.resize(static_cast<Eigen::Index>(maxLen + f));
-    m_lo.resize(static_cast<Eigen::Index>(maxLen + f));
-    m_even.resize(static_cast<Eigen::Index>(phaseLen));
-    m_odd.resize(static_cast<Eigen::Index>(phaseLen));
-    m_hi.resize(kBlock);
+    m_scratchLength = maxLen + f; // >= nOut + F/2 for every level
 }
 
 const std::string&
@@ -299,6 +325,7 @@ WaveletTransform::Forward(const float* x, float* coeffs) const
     const std::ptrdiff_t half = f / 2;
     const double* h = m_bank->decLo.data();
     const double* g = m_bank->decHi.data();
+    Scratch& scratch = ThreadScratch(m_scratchLength);
 
     for (uint32_t j = 0; j < m_levels; ++j)
     {
@@ -313,13 +340,13 @@ WaveletTransform::Forward(const float* x, float* coeffs) const
         const std::ptrdiff_t oddLen = nOut + half - 1;
         if (j == 0)
         {
-            FillPhase(x, n, 1 - f, evenLen, m_even);
-            FillPhase(x, n, 2 - f, oddLen, m_odd);
+            FillPhase(x, n, 1 - f, evenLen, scratch.even);
+            FillPhase(x, n, 2 - f, oddLen, scratch.odd);
         }
         else
         {
-            FillPhase(m_approx.data(), n, 1 - f, evenLen, m_even);
-            FillPhase(m_approx.data(), n, 2 - f, oddLen, m_odd);
+            FillPhase(scratch.approx.data(), n, 1 - f, evenLen, scratch.even);
+            FillPhase(scratch.approx.data(), n, 2 - f, oddLen, scratch.odd);
         }
 
         // The approximation input has been consumed into the phases, so the
@@ -328,14 +355,14 @@ WaveletTransform::Forward(const float* x, float* coeffs) const
         for (std::ptrdiff_t b = 0; b < nOut; b += kBlock)
         {
             const std::ptrdiff_t s = std::min(kBlock, nOut - b);
-            auto lo = m_approx.segment(b, s);
-            auto hi = m_hi.head(s);
-            lo.noalias() = h[0] * m_even.segment(b + half, s);
-            hi.noalias() = g[0] * m_even.segment(b + half, s);
+            auto lo = scratch.approx.segment(b, s);
+            auto hi = scratch.hi.head(s);
+            lo.noalias() = h[0] * scratch.even.segment(b + half, s);
+            hi.noalias() = g[0] * scratch.even.segment(b + half, s);
             for (std::ptrdiff_t t = 1; t < f; ++t)
             {
-                const auto seg = (t % 2 == 0) ? m_even.segment(b + (f - t) / 2, s)
-                                              : m_odd.segment(b + (f - 1 - t) / 2, s);
+                const auto seg = (t % 2 == 0) ? scratch.even.segment(b + (f - t) / 2, s)
+                                              : scratch.odd.segment(b + (f - 1 - t) / 2, s);
                 lo.noalias() += h[t] * seg;
                 hi.noalias() += g[t] * seg;
             }
@@ -344,7 +371,7 @@ WaveletTransform::Forward(const float* x, float* coeffs) const
     }
 
     const auto lenA = static_cast<Eigen::Index>(m_levelLengths[m_levels]);
-    Eigen::Map<Eigen::VectorXf>(coeffs, lenA) = m_approx.head(lenA).cast<float>();
+    Eigen::Map<Eigen::VectorXf>(coeffs, lenA) = scratch.approx.head(lenA).cast<float>();
 }
 
 void
@@ -354,11 +381,12 @@ WaveletTransform::Inverse(const float* coeffs, float* x) const
     const std::ptrdiff_t half = f / 2;
     const double* h = m_bank->recLo.data();
     const double* g = m_bank->recHi.data();
+    Scratch& scratch = ThreadScratch(m_scratchLength);
 
     // Ping-pong between two double buffers for the approximation so that a
     // level can read cA from one while writing the next cA into the other.
-    Eigen::VectorXd* cA = &m_approx;
-    Eigen::VectorXd* next = &m_lo;
+    Eigen::VectorXd* cA = &scratch.approx;
+    Eigen::VectorXd* next = &scratch.lo;
     const auto lenA = static_cast<Eigen::Index>(m_levelLengths[m_levels]);
     cA->head(lenA) = Eigen::Map<const Eigen::VectorXf>(coeffs, lenA).cast<double>();
 
@@ -377,8 +405,8 @@ WaveletTransform::Inverse(const float* coeffs, float* x) const
         for (std::ptrdiff_t b = 0; b < evenCount; b += kBlock)
         {
             const std::ptrdiff_t s = std::min(kBlock, evenCount - b);
-            auto even = m_even.head(s);
-            auto odd = m_odd.head(s);
+            auto even = scratch.even.head(s);
+            auto odd = scratch.odd.head(s);
             even.setZero();
             odd.setZero();
             for (std::ptrdiff_t t = 0; t < half; ++t)

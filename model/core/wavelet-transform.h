@@ -63,10 +63,13 @@ struct WaveletFilterBank
  * transform runs in double so that a forward/inverse round trip restores the
  * input to float rounding and the coefficients match pywt's float64 result.
  *
- * Threading. Forward() and Inverse() are const but reuse scratch buffers
- * owned by the object (allocated once in the constructor, so the hot path
- * does not allocate). Do not call them concurrently on the same instance;
- * use one instance per thread instead.
+ * Threading. Forward() and Inverse() may run concurrently, on one instance
+ * or many. Their scratch buffers belong to the calling thread, not to the
+ * object: a run holds one transform per learner (a thousand learners, a
+ * thousand transforms), and per-object buffers of several times the model's
+ * size each would cost gigabytes and come cold from memory on every call.
+ * A thread's buffers grow to the largest transform it has run and are then
+ * reused, so the hot path does not allocate.
  */
 class WaveletTransform
 {
@@ -156,14 +159,9 @@ class WaveletTransform
     std::vector<size_t> m_levelLengths;
     /** m_bandOffsets[j] = offset of cD_{j+1} in the flat array (j = 0..J-1). */
     std::vector<size_t> m_bandOffsets;
-
-    // Scratch buffers, sized for the first (largest) level in the
-    // constructor. Mutable because they carry no state between calls.
-    mutable Eigen::VectorXd m_approx; //!< approximation entering/leaving a level
-    mutable Eigen::VectorXd m_even;   //!< even phase of the extended signal
-    mutable Eigen::VectorXd m_odd;    //!< odd phase of the extended signal
-    mutable Eigen::VectorXd m_lo;     //!< low-pass output of a level
-    mutable Eigen::VectorXd m_hi;     //!< high-pass output / detail input
+    /** Length of the scratch buffers (approximation, phases, low-pass output) that the first,
+     *  largest level needs. */
+    size_t m_scratchLength;
 };
 
 } // namespace dlsim
