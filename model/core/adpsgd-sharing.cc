@@ -38,12 +38,12 @@ AdpsgdSharing::WirePayload() const
     return payload;
 }
 
-std::vector<float>
+PayloadValues
 AdpsgdSharing::ValuesOf(const ReceivedPayload& message) const
 {
-    return DecodeReceived(
-               message, {"AD-PSGD", {PayloadForm::Full}, static_cast<uint32_t>(m_model.size()), 0})
-        .payload.values;
+    return ReadReceived(message,
+                        {"AD-PSGD", {PayloadForm::Full}, static_cast<uint32_t>(m_model.size()), 0})
+        .values;
 }
 
 EncodedPayload
@@ -97,7 +97,7 @@ AdpsgdSharing::Receivers(const RoundInfo& round, const std::vector<uint32_t>& ou
 EncodedPayload
 AdpsgdSharing::Answer(const ReceivedPayload& request)
 {
-    const std::vector<float> theirs = ValuesOf(request);
+    const PayloadValues theirs = ValuesOf(request);
     const Payload payload = WirePayload();
     // Half the difference of the two payloads as sent: the requester adds its negative.
     for (size_t k = 0; k < m_model.size(); ++k)
@@ -110,7 +110,7 @@ AdpsgdSharing::Answer(const ReceivedPayload& request)
 bool
 AdpsgdSharing::TakeAnswer(const ReceivedPayload& answer)
 {
-    const std::vector<float> theirs = ValuesOf(answer);
+    const PayloadValues theirs = ValuesOf(answer);
     const auto sent = m_sent.find(answer.round);
     if (sent == m_sent.end() || sent->second.partner != answer.sender)
     {

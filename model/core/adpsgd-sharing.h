@@ -57,8 +57,8 @@ class AdpsgdSharing : public SharingAlgorithm
     std::vector<float> WireModel() const;
     /// \return the held model as the Full payload a request or an answer carries
     Payload WirePayload() const;
-    /// \return the values of a payload of the whole model
-    std::vector<float> ValuesOf(const ReceivedPayload& message) const;
+    /// \return the values of a payload of the whole model, read in place from its bytes
+    PayloadValues ValuesOf(const ReceivedPayload& message) const;
 
     /// A request awaiting its answer.
     struct Pending

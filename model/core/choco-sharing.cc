@@ -83,12 +83,9 @@ ChocoSharing::Aggregate(const RoundInfo& round,
 {
     for (const auto& message : received)
     {
-        const Payload q = DecodeReceived(message,
-                                         {"CHOCO-SGD",
-                                          {PayloadForm::Sparse},
-                                          static_cast<uint32_t>(m_public.size()),
-                                          0})
-                              .payload;
+        const ReceivedValues q = ReadReceived(
+            message,
+            {"CHOCO-SGD", {PayloadForm::Sparse}, static_cast<uint32_t>(m_public.size()), 0});
         auto [known, first] = m_weights.emplace(
             message.sender,
             MetropolisHastingsWeight(round.inDegree, message.senderDegree));
@@ -103,9 +100,9 @@ ChocoSharing::Aggregate(const RoundInfo& round,
                 m_s[i] -= w * m_public[i];
             }
         }
-        for (size_t n = 0; n < q.indices.size(); ++n)
+        for (size_t n = 0; n < q.values.size(); ++n)
         {
-            m_s[q.indices[n]] += w * q.values[n];
+            m_s[q.payload.indices[n]] += w * q.values[n];
         }
     }
     for (size_t n = 0; n < m_sent.indices.size(); ++n)

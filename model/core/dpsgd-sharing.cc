@@ -36,15 +36,15 @@ DpsgdSharing::Aggregate(const RoundInfo& round,
     double selfWeight = 1.0;
     for (const auto& message : received)
     {
-        const Payload payload
-            = DecodeReceived(message,
-                             {"D-PSGD", {PayloadForm::Full}, static_cast<uint32_t>(m_length), 0})
-                  .payload;
+        const PayloadValues values
+            = ReadReceived(message,
+                           {"D-PSGD", {PayloadForm::Full}, static_cast<uint32_t>(m_length), 0})
+                  .values;
         double w = MetropolisHastingsWeight(round.inDegree, message.senderDegree);
         selfWeight -= w;
         for (size_t k = 0; k < m_length; ++k)
         {
-            sum[k] += w * payload.values[k];
+            sum[k] += w * values[k];
         }
     }
     std::vector<float> result(m_length);

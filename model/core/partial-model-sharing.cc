@@ -107,18 +107,17 @@ PartialModelSharing::Aggregate(const RoundInfo& round,
     std::vector<double> y(own.begin(), own.end());
     for (const auto& message : received)
     {
-        ReceivedValues r = DecodeReceived(
-            message,
-            {"a partial-model algorithm",
-             {PayloadForm::Full, PayloadForm::Sparse, PayloadForm::RandomMask},
-             static_cast<uint32_t>(m_length),
-             0});
-        const Payload& payload = r.payload;
+        ReceivedValues r
+            = ReadReceived(message,
+                           {"a partial-model algorithm",
+                            {PayloadForm::Full, PayloadForm::Sparse, PayloadForm::RandomMask},
+                            static_cast<uint32_t>(m_length),
+                            0});
         double w = MetropolisHastingsWeight(round.inDegree, message.senderDegree);
-        for (size_t n = 0; n < payload.values.size(); ++n)
+        for (size_t n = 0; n < r.values.size(); ++n)
         {
             const uint32_t k = r.Position(n);
-            y[k] += w * (static_cast<double>(payload.values[n]) - own[k]);
+            y[k] += w * (static_cast<double>(r.values[n]) - own[k]);
         }
     }
     std::vector<float> coefficients(y.begin(), y.end());

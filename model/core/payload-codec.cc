@@ -192,9 +192,9 @@ class Cursor
 
     /**
      * Check that exactly @p count float32 values remain (nothing missing, nothing trailing) and
-     * read them into @p values.
+     * point @p values at them.
      */
-    void Values(uint64_t count, std::vector<float>& values, const char* form)
+    void Values(uint64_t count, PayloadValues& values, const char* form)
     {
         // count <= 2^32 - 1, so 4 * count cannot overflow 64 bits.
         const uint64_t needed = count * kValueBytes;
@@ -224,14 +224,7 @@ class Cursor
                        Remaining() - needed,
                        " more bytes");
         }
-        // Only allocate once the input is known to hold every value.
-        values.resize(static_cast<size_t>(count));
-        const uint8_t* p = Skip(static_cast<size_t>(needed));
-        for (float& f : values)
-        {
-            f = BitsToFloat(LoadU32(p));
-            p += kValueBytes;
-        }
+        values = PayloadValues(Skip(static_cast<size_t>(needed)), static_cast<size_t>(count));
     }
 
     /// Throw unless the whole input has been consumed.
@@ -383,8 +376,9 @@ EncodeRandomMask(const Payload& payload, EncodedPayload& out)
 }
 
 void
-DecodeSparse(Cursor& in, Payload& payload)
+DecodeSparse(Cursor& in, PayloadInPlace& decoded)
 {
+    Payload& payload = decoded.payload;
     const uint32_t k = in.U32("Sparse count");
     if (k > payload.length)
     {
@@ -417,7 +411,7 @@ DecodeSparse(Cursor& in, Payload& payload)
     }
 
     // Checks the value section (and thereby bounds k by the input size) before allocating indices.
-    in.Values(k, payload.values, "Sparse");
+    in.Values(k, decoded.values, "Sparse");
 
     payload.indices.resize(k);
     payload.indices[0] = first;
@@ -482,8 +476,9 @@ DecodeSparse(Cursor& in, Payload& payload)
 }
 
 void
-DecodeRandomMask(Cursor& in, Payload& payload)
+DecodeRandomMask(Cursor& in, PayloadInPlace& decoded)
 {
+    Payload& payload = decoded.payload;
     payload.seed = in.U64("RandomMask seed");
     payload.alpha = BitsToFloat(in.U32("RandomMask alpha"));
     if (!AlphaValid(payload.alpha))
@@ -495,7 +490,7 @@ DecodeRandomMask(Cursor& in, Payload& payload)
     {
         DecodeFail("count exceeds length: RandomMask count ", count, " > length ", payload.length);
     }
-    in.Values(count, payload.values, "RandomMask");
+    in.Values(count, decoded.values, "RandomMask");
 }
 
 } // namespace
@@ -546,15 +541,35 @@ EncodePayload(const Payload& payload)
     return out;
 }
 
+std::vector<float>
+PayloadValues::ToVector() const
+{
+    std::vector<float> values(m_count);
+    for (size_t n = 0; n < m_count; ++n)
+    {
+        values[n] = (*this)[n];
+    }
+    return values;
+}
+
 Payload
 DecodePayload(const uint8_t* data, size_t size)
+{
+    PayloadInPlace decoded = DecodePayloadInPlace(data, size);
+    decoded.payload.values = decoded.values.ToVector();
+    return std::move(decoded.payload);
+}
+
+PayloadInPlace
+DecodePayloadInPlace(const uint8_t* data, size_t size)
 {
     if (data == nullptr && size != 0)
     {
         DecodeFail("null data with non-zero size ", size);
     }
     Cursor in(data, size);
-    Payload payload;
+    PayloadInPlace decoded;
+    Payload& payload = decoded.payload;
     uint8_t form = in.U8("form");
     const bool hasScalars = (form & kScalarsFlag) != 0;
     form &= static_cast<uint8_t>(~kScalarsFlag);
@@ -584,16 +599,16 @@ DecodePayload(const uint8_t* data, size_t size)
     switch (payload.form)
     {
         case PayloadForm::Full:
-            in.Values(payload.length, payload.values, "Full");
+            in.Values(payload.length, decoded.values, "Full");
             break;
         case PayloadForm::Sparse:
-            DecodeSparse(in, payload);
+            DecodeSparse(in, decoded);
             break;
         case PayloadForm::RandomMask:
-            DecodeRandomMask(in, payload);
+            DecodeRandomMask(in, decoded);
             break;
     }
-    return payload;
+    return decoded;
 }
 
 } // namespace dlsim

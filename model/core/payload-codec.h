@@ -48,6 +48,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
@@ -73,6 +74,56 @@ struct Payload
     uint64_t seed = 0;                    //!< RandomMask only: the mask generator's seed
     float alpha = 0.0f;                   //!< RandomMask only: keep probability in [0, 1]
     std::vector<double> scalars; //!< any form: up to 255 extra numbers (e.g. a push-sum weight)
+};
+
+/**
+ * The float32 values of an encoded payload, read in place from its bytes (4 bytes each,
+ * little-endian): a receiver that sums whole models reads each value once, without first
+ * copying every message into a vector of its own. Valid as long as the bytes it views.
+ */
+class PayloadValues
+{
+  public:
+    PayloadValues() = default;
+
+    /**
+     * @param bytes the first value's first byte
+     * @param count the number of values
+     */
+    PayloadValues(const uint8_t* bytes, size_t count) : m_bytes(bytes), m_count(count) {}
+
+    /// @return the number of values
+    size_t size() const
+    {
+        return m_count;
+    }
+
+    /**
+     * @param n a value's place, below size()
+     * @return the value, every bit as sent (NaN payloads included)
+     */
+    float operator[](size_t n) const
+    {
+        const uint8_t* p = m_bytes + n * 4;
+        float value;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        // The wire's byte order is the host's: one unaligned load, which a sum over the values
+        // can vectorize (four byte loads and shifts it cannot).
+        std::memcpy(&value, p, sizeof value);
+#else
+        const uint32_t bits = uint32_t{p[0]} | (uint32_t{p[1]} << 8) | (uint32_t{p[2]} << 16)
+                              | (uint32_t{p[3]} << 24);
+        std::memcpy(&value, &bits, sizeof value);
+#endif
+        return value;
+    }
+
+    /// @return a copy of the values
+    std::vector<float> ToVector() const;
+
+  private:
+    const uint8_t* m_bytes = nullptr; //!< the first value's first byte
+    size_t m_count = 0;               //!< the number of values
 };
 
 /// The bytes of one encoded payload and how many of them are values.
@@ -128,6 +179,24 @@ EncodedPayload EncodePayload(const Payload& payload);
  *         [0, 1] or NaN
  */
 Payload DecodePayload(const uint8_t* data, size_t size);
+
+/// A payload decoded and checked as DecodePayload does, its values left in the bytes.
+struct PayloadInPlace
+{
+    Payload payload;      //!< every field but the values (which stay empty)
+    PayloadValues values; //!< the values, read in place from the decoded bytes
+};
+
+/**
+ * Decode a payload as DecodePayload does (the same checks, the same errors) without copying its
+ * values: they are read where they lie.
+ *
+ * @param data first byte of the encoded payload (may be null only if @p size is 0)
+ * @param size number of bytes
+ * @return the payload without its values, and a view of them valid as long as @p data is
+ * @throws PayloadError as DecodePayload
+ */
+PayloadInPlace DecodePayloadInPlace(const uint8_t* data, size_t size);
 
 } // namespace dlsim
 

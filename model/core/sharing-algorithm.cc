@@ -66,8 +66,18 @@ ReceivedOf(const Message& message)
 ReceivedValues
 DecodeReceived(const ReceivedPayload& message, const PayloadShape& shape)
 {
+    ReceivedValues r = ReadReceived(message, shape);
+    r.payload.values = r.values.ToVector();
+    return r;
+}
+
+ReceivedValues
+ReadReceived(const ReceivedPayload& message, const PayloadShape& shape)
+{
     ReceivedValues r;
-    r.payload = DecodePayload(message.data, message.size);
+    PayloadInPlace decoded = DecodePayloadInPlace(message.data, message.size);
+    r.payload = std::move(decoded.payload);
+    r.values = decoded.values;
     const Payload& p = r.payload;
     const std::string from = " from node " + std::to_string(message.sender);
     if (std::find(shape.forms.begin(), shape.forms.end(), p.form) == shape.forms.end())
@@ -93,10 +103,10 @@ DecodeReceived(const ReceivedPayload& message, const PayloadShape& shape)
             break;
         case PayloadForm::RandomMask:
             r.positions = RandomMaskIndices(p.seed, p.alpha, shape.length);
-            if (r.positions.size() != p.values.size())
+            if (r.positions.size() != r.values.size())
             {
                 throw PayloadError("random-mask payload" + from + " has "
-                                   + std::to_string(p.values.size()) + " values but its mask keeps "
+                                   + std::to_string(r.values.size()) + " values but its mask keeps "
                                    + std::to_string(r.positions.size()));
             }
             break;

@@ -64,14 +64,18 @@ struct PayloadShape
 /// A received payload, checked, with the positions its values go to.
 struct ReceivedValues
 {
-    Payload payload; ///< the decoded values
+    /// The decoded payload; its values only from DecodeReceived (ReadReceived leaves them in the
+    /// message's bytes).
+    Payload payload;
+    /// The values, read in place from the message's bytes (valid as long as the message is).
+    PayloadValues values;
     /// A random mask's indices, regenerated from its seed; empty for the other forms, whose
     /// positions the payload says itself (Full: every index in order, not spelled out, which
     /// for a whole model on every message cost as much as decoding it; Sparse: its indices).
     std::vector<uint32_t> positions;
 
     /**
-     * \param n a value's place in payload.values
+     * \param n a value's place in values
      * \return the index it goes to
      */
     uint32_t Position(size_t n) const
@@ -99,6 +103,18 @@ struct ReceivedValues
  * \throws PayloadError for bad bytes or a payload of another shape
  */
 ReceivedValues DecodeReceived(const ReceivedPayload& message, const PayloadShape& shape);
+
+/**
+ * As DecodeReceived (the same checks, the same errors), but the values stay in the message's
+ * bytes: read them through `values`, not `payload.values` (empty). For an algorithm that reads
+ * each value once, as a weighted sum does, this saves copying every message first, which for
+ * whole models costs about as much as the sum itself.
+ * \param message the bytes as received, which must outlive the result
+ * \param shape what the receiving algorithm accepts
+ * \return the checked payload, its values in place, and their positions
+ * \throws PayloadError for bad bytes or a payload of another shape
+ */
+ReceivedValues ReadReceived(const ReceivedPayload& message, const PayloadShape& shape);
 
 /**
  * A sharing algorithm turns the trained model into the bytes a node sends, and the bytes it

@@ -90,36 +90,34 @@ SparsePushSharing::Aggregate(const RoundInfo& round,
     // Own term: (W_ii - 1) C[v_i], with W_ii = 1 / (own out-degree + 1).
     const double selfCoefficient = eta * (PushSumWeight(round.outDegree) - 1.0);
     std::vector<double> delta(n, 0.0);
-    auto add = [&delta, n](const Payload& p, double coefficient)
+    // The own payload holds its values, a received one reads them in place.
+    auto add = [&delta, n](const Payload& p, const auto& values, double coefficient)
     {
         if (p.form == PayloadForm::Full)
         {
             for (size_t i = 0; i < n; ++i)
             {
-                delta[i] += coefficient * p.values[i];
+                delta[i] += coefficient * values[i];
             }
         }
         else
         {
             for (size_t k = 0; k < p.indices.size(); ++k)
             {
-                delta[p.indices[k]] += coefficient * p.values[k];
+                delta[p.indices[k]] += coefficient * values[k];
             }
         }
     };
-    add(m_sent, selfCoefficient);
+    add(m_sent, m_sent.values, selfCoefficient);
     double weightDelta = selfCoefficient * m_weight;
     for (const auto& message : received)
     {
-        const Payload p = DecodeReceived(message,
-                                         {"Sparse-Push",
-                                          {PayloadForm::Sparse, PayloadForm::Full},
-                                          static_cast<uint32_t>(n),
-                                          1})
-                              .payload;
+        const ReceivedValues r = ReadReceived(
+            message,
+            {"Sparse-Push", {PayloadForm::Sparse, PayloadForm::Full}, static_cast<uint32_t>(n), 1});
         const double coefficient = eta * PushSumWeight(message.senderDegree);
-        add(p, coefficient);
-        weightDelta += coefficient * p.scalars[0];
+        add(r.payload, r.values, coefficient);
+        weightDelta += coefficient * r.payload.scalars[0];
     }
     m_weight += weightDelta;
     for (size_t i = 0; i < n; ++i)
