@@ -627,6 +627,45 @@ TEST(PayloadCodecRoundTrip, RandomMaskPayloads)
 // ---------------------------------------------------------------------------------------------
 // PayloadCodec: exact sizes and bytes
 
+TEST(PayloadCodecRoundTrip, ValuesReadInPlaceAreTheSentBitsWhereTheyLie)
+{
+    // DecodePayloadInPlace reads the values where the bytes hold them (the weighted sums read
+    // every received model so): the same bits as the copy, NaN payloads and -0 included, from
+    // the input itself, and the rest of the payload as DecodePayload gives it.
+    std::mt19937 rng(11);
+    std::vector<Payload> payloads = SampleValidPayloads(rng);
+    payloads.push_back(MakeFull(4096, rng));
+    size_t checked = 0;
+    for (const Payload& p : payloads)
+    {
+        const std::vector<uint8_t> bytes = EncodePayload(p).bytes;
+        const PayloadInPlace in = DecodePayloadInPlace(bytes.data(), bytes.size());
+        EXPECT_TRUE(in.payload.values.empty());
+        EXPECT_TRUE(SameBits(in.values.ToVector(), p.values));
+        ASSERT_EQ(in.values.size(), p.values.size());
+        for (size_t n = 0; n < p.values.size(); ++n)
+        {
+            ASSERT_EQ(Bits(in.values[n]), Bits(p.values[n])) << "value " << n;
+        }
+        if (!p.values.empty())
+        {
+            // Every form ends with its values: the last one is the input's last four bytes.
+            const uint8_t* b = bytes.data() + bytes.size() - 4;
+            const uint32_t wire = uint32_t{b[0]} | (uint32_t{b[1]} << 8) | (uint32_t{b[2]} << 16)
+                                  | (uint32_t{b[3]} << 24);
+            EXPECT_EQ(Bits(in.values[p.values.size() - 1]), wire);
+        }
+        const Payload copied = DecodePayload(bytes.data(), bytes.size());
+        EXPECT_EQ(in.payload.form, copied.form);
+        EXPECT_EQ(in.payload.length, copied.length);
+        EXPECT_EQ(in.payload.indices, copied.indices);
+        EXPECT_EQ(in.payload.seed, copied.seed);
+        EXPECT_EQ(in.payload.scalars, copied.scalars);
+        checked += p.values.size();
+    }
+    EXPECT_GT(checked, 4096u);
+}
+
 TEST(PayloadCodecSize, FullIsFivePlusFourL)
 {
     Payload p;

@@ -53,6 +53,49 @@ TEST(DpsgdSharing, RejectsPayloadsThatDoNotFitTheModel)
     EXPECT_THROW(algorithm->Aggregate(round, own, r), PayloadError);
 }
 
+TEST(ReceivedPayloads, ReadInPlaceAndCopiedTheyAreTheSameAndRejectTheSame)
+{
+    // ReadReceived leaves the values in the message (what dlsim's algorithms use); DecodeReceived
+    // copies them too (what a custom algorithm reading payload.values gets). Same values, same
+    // positions, the same error for a payload of the wrong shape.
+    Payload sent{PayloadForm::Sparse, 10, {1, 4, 9}, {0.5f, -2.0f, 3.25f}};
+    const EncodedPayload bytes = EncodePayload(sent);
+    const ReceivedPayload message{7, 2, bytes.bytes.data(), bytes.bytes.size()};
+    const PayloadShape shape{"a test", {PayloadForm::Sparse}, 10, 0};
+    const ReceivedValues read = ReadReceived(message, shape);
+    const ReceivedValues copied = DecodeReceived(message, shape);
+    EXPECT_TRUE(read.payload.values.empty());
+    EXPECT_EQ(copied.payload.values, sent.values);
+    ASSERT_EQ(read.values.size(), 3u);
+    for (size_t n = 0; n < 3; ++n)
+    {
+        EXPECT_EQ(read.values[n], sent.values[n]);
+        EXPECT_EQ(copied.values[n], sent.values[n]);
+        EXPECT_EQ(read.Position(n), sent.indices[n]);
+    }
+    const PayloadShape full{"a test", {PayloadForm::Full}, 10, 0};
+    std::string readError;
+    std::string copyError;
+    try
+    {
+        ReadReceived(message, full);
+    }
+    catch (const PayloadError& e)
+    {
+        readError = e.what();
+    }
+    try
+    {
+        DecodeReceived(message, full);
+    }
+    catch (const PayloadError& e)
+    {
+        copyError = e.what();
+    }
+    EXPECT_NE(readError.find("from node 7"), std::string::npos) << readError;
+    EXPECT_EQ(readError, copyError);
+}
+
 TEST(SharingFactory, UnknownAlgorithmIsRejected)
 {
     EXPECT_THROW(CreateSharingAlgorithm(SharingConfig{"gossip-magic"}), std::invalid_argument);
