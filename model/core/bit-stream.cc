@@ -140,7 +140,7 @@ BitReader::BitReader(const uint8_t* data, size_t size)
 {}
 
 void
-BitReader::Refill()
+BitReader::RefillByBytes()
 {
     // Stop at 57+ bits: one more byte might not fit. A 32-bit read therefore never needs a second
     // refill, and m_nextByte < m_size guards every load.
@@ -150,16 +150,6 @@ BitReader::Refill()
         ++m_nextByte;
         m_bufBits += 8;
     }
-}
-
-void
-BitReader::Consume(unsigned count)
-{
-    assert(count <= m_bufBits);
-    // Shifting a 64-bit word by 64 is undefined, hence the special case.
-    m_buf = (count >= 64) ? 0 : (m_buf << count);
-    m_bufBits -= count;
-    m_consumed += count;
 }
 
 bool
@@ -182,7 +172,7 @@ BitReader::ReadBits(unsigned count, uint32_t& value)
 }
 
 BitReader::GammaStatus
-BitReader::ReadEliasGamma(uint32_t& value)
+BitReader::ReadEliasGammaCarefully(uint32_t& value)
 {
     // Count the leading zeros a buffer at a time, bailing out as soon as there are too many, so a
     // long run of zero bytes costs one check per 8 bytes and cannot overflow the counter.

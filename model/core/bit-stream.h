@@ -127,7 +127,28 @@ class BitReader
      * @return the outcome; on failure the position is unspecified and the reader should be
      *         abandoned
      */
-    GammaStatus ReadEliasGamma(uint32_t& value);
+    GammaStatus ReadEliasGamma(uint32_t& value)
+    {
+        // A sparse payload's every index is a code, a few bits each: decoding them is most of
+        // reading one. The common case, the whole code already buffered, is inline; the rest
+        // (codes across the buffer's end, too many zeros, the range's end) takes the careful
+        // path, from the same position, so both give the same outcome.
+#if defined(__GNUC__) || defined(__clang__)
+        Refill();
+        if (m_buf != 0)
+        {
+            const unsigned zeros = static_cast<unsigned>(__builtin_clzll(m_buf));
+            const unsigned length = 2 * zeros + 1;
+            if (zeros <= kMaxGammaZeros && length <= m_bufBits)
+            {
+                value = static_cast<uint32_t>(m_buf >> (64 - length));
+                Consume(length);
+                return GammaStatus::Ok;
+            }
+        }
+#endif
+        return ReadEliasGammaCarefully(value);
+    }
 
     /// @return number of bits consumed so far
     uint64_t BitsConsumed() const;
@@ -137,10 +158,49 @@ class BitReader
 
   private:
     /// Top up m_buf from the byte range so that it holds at least 57 bits when available.
-    void Refill();
+    void Refill()
+    {
+        if (m_bufBits > 56)
+        {
+            return;
+        }
+        if (m_size - m_nextByte >= 8)
+        {
+            // Eight bytes at once, most significant first, of which the whole bytes that fit.
+            uint64_t word = 0;
+            for (unsigned i = 0; i < 8; ++i)
+            {
+                word = (word << 8) | m_data[m_nextByte + i]; // one load and a byte swap
+            }
+            const unsigned take = (64 - m_bufBits) / 8;
+            const unsigned kept = m_bufBits + 8 * take;
+            word >>= m_bufBits;
+            if (kept < 64)
+            {
+                word &= ~uint64_t{0} << (64 - kept); // bits past m_bufBits stay zero
+            }
+            m_buf |= word;
+            m_nextByte += take;
+            m_bufBits = kept;
+            return;
+        }
+        RefillByBytes();
+    }
+
+    /// Refill() near the range's end, a byte at a time.
+    void RefillByBytes();
+
+    /// ReadEliasGamma() where the code is not whole in the buffer, or is invalid.
+    GammaStatus ReadEliasGammaCarefully(uint32_t& value);
 
     /// Drop the @p count most significant buffered bits (count <= m_bufBits).
-    void Consume(unsigned count);
+    void Consume(unsigned count)
+    {
+        // Shifting a 64-bit word by 64 is undefined, hence the special case.
+        m_buf = (count >= 64) ? 0 : (m_buf << count);
+        m_bufBits -= count;
+        m_consumed += count;
+    }
 
     const uint8_t* m_data; //!< start of the range
     size_t m_size;         //!< size of the range in bytes
