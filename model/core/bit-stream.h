@@ -12,6 +12,7 @@
 #ifndef DLSIM_BIT_STREAM_H
 #define DLSIM_BIT_STREAM_H
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -196,6 +197,7 @@ class BitReader
     /// Drop the @p count most significant buffered bits (count <= m_bufBits).
     void Consume(unsigned count)
     {
+        assert(count <= m_bufBits);
         // Shifting a 64-bit word by 64 is undefined, hence the special case.
         m_buf = (count >= 64) ? 0 : (m_buf << count);
         m_bufBits -= count;
