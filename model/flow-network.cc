@@ -4,6 +4,7 @@
  */
 #include "flow-network.h"
 
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/error-model.h"
 #include "ns3/ipv4-header.h"
@@ -78,14 +79,22 @@ LossOf(Ptr<NetDevice> receiver, Ptr<ErrorModel> model)
     return rate->IsEnabled() ? rate->GetRate() : 0.0;
 }
 
-/// The initial value of one of ns-3's TcpSocket attributes (its default, as Config set it).
+/// The initial value of an ns-3 type's attribute (its default, as Config set it).
+template<typename V>
+auto
+AttributeDefault(const std::string& type, const std::string& name)
+{
+    TypeId::AttributeInformation info;
+    NS_ABORT_UNLESS(TypeId::LookupByName(type).LookupAttributeByName(name, &info));
+    return DynamicCast<const V>(info.initialValue)->Get();
+}
+
+/// The initial value of one of ns-3's TcpSocket attributes.
 template<typename V>
 auto
 TcpSocketDefault(const std::string& name)
 {
-    TypeId::AttributeInformation info;
-    NS_ABORT_UNLESS(TypeId::LookupByName("ns3::TcpSocket").LookupAttributeByName(name, &info));
-    return DynamicCast<const V>(info.initialValue)->Get();
+    return AttributeDefault<V>("ns3::TcpSocket", name);
 }
 
 /**
@@ -379,6 +388,11 @@ FlowNetwork::Connect(Ptr<Node> node,
     c.bufferBytes = settings.bufferSize;
     c.failed = std::move(failed);
     c.dataRetries = TcpSocketDefault<UintegerValue>("DataRetries");
+    // The Linux profile's CUBIC leaves slow start by Linux's HyStart (LinuxCubic); ns-3's own
+    // TCP keeps slow start until its window stops limiting.
+    c.hystart = settings.linuxTcp && AttributeDefault<BooleanValue>("ns3::TcpCubic", "HyStart");
+    c.hystartLowWindow = AttributeDefault<UintegerValue>("ns3::TcpCubic", "HyStartLowWindow");
+    c.hystartMinSamples = AttributeDefault<UintegerValue>("ns3::TcpCubic", "HyStartMinSamples");
     c.connCount = TcpSocketDefault<UintegerValue>("ConnCount");
     // The Linux profile's sockets set Linux's first SYN timeout (LinuxTcpSocket).
     c.connTimeoutSeconds
@@ -397,6 +411,7 @@ FlowNetwork::Restart(Connection& c)
     c.windowBytes = c.initialWindowBytes;
     c.ssthreshBytes = std::numeric_limits<double>::infinity();
     c.windowMaxBytes = 0.0;
+    c.fromHystart = false;
     c.lastSent = Time::Min();
     c.sinceLossBytes = 0.0;
 }
@@ -662,7 +677,82 @@ FlowNetwork::GetEvents() const
 double
 FlowNetwork::WindowRate(const Connection& c) const
 {
-    return std::min(c.windowBytes, c.bufferBytes) / c.rttSeconds;
+    const double window = std::min(c.windowBytes, c.bufferBytes);
+    // A window that holds the rest of the message lets it all go at once: no ACK is awaited.
+    if (c.remaining <= window + 1e-3)
+    {
+        return std::numeric_limits<double>::infinity();
+    }
+    return window / RoundTrip(c);
+}
+
+double
+FlowNetwork::RoundTrip(const Connection& c)
+{
+    return c.rttSeconds + c.ackDelaySeconds;
+}
+
+void
+FlowNetwork::DelayAcks(const std::vector<uint32_t>& flows)
+{
+    // Where a pair of hosts send each other data at once, each one's ACKs wait in the queue
+    // behind the other's segments, and the two connections fall into step (Zhang, Shenker and
+    // Clark 1991, "ACK compression"): each sends its window as one burst, the other's ACKs for
+    // it leave only after that burst, all together, and one latency later release the next
+    // burst. A round trip is then the other direction's burst plus one way's latency, not the
+    // latency both ways: each direction is busy for W/C of every W/C + latency, and stays short
+    // of the link's rate while the window grows. The wait: the time the other direction's
+    // window takes to send at its bottleneck, less the latency it overlaps with.
+    for (uint32_t id : flows)
+    {
+        Connection& c = m_connections[id];
+        c.ackDelaySeconds = 0.0;
+        double oneWay = 0.0;
+        for (uint32_t l : c.links)
+        {
+            oneWay += m_links[l].latencySeconds;
+        }
+        // The other direction: a flow over the same links the other way round.
+        for (uint32_t other : m_links[m_links[c.links.back()].reverse].connections)
+        {
+            const Connection& o = m_connections[other];
+            if (o.stalled || o.links.size() != c.links.size()
+                || !std::equal(o.links.begin(),
+                               o.links.end(),
+                               c.links.rbegin(),
+                               [this](uint32_t a, uint32_t b) { return a == m_links[b].reverse; }))
+            {
+                continue;
+            }
+            const double burst = std::min(o.windowBytes, o.bufferBytes) / o.bottleneck;
+            c.ackDelaySeconds = std::max(c.ackDelaySeconds, burst - oneWay);
+        }
+    }
+}
+
+bool
+FlowNetwork::LeaveSlowStart(Connection& c) const
+{
+    // Linux's HyStart (LinuxCubic, as the packet level runs it) ends slow start in the round
+    // whose smallest RTT sample exceeds the minimum RTT by an eighth of it (4 to 16 ms), from
+    // a window of HyStartLowWindow segments on, once HyStartMinSamples ACKs of the round (one
+    // segment each, as Linux ACKs a growing connection) have grown the window. A flow's own
+    // queue never gets there (its window stops growing at the path's capacity); the ACKs'
+    // wait behind the other direction's data does.
+    const double threshold = std::clamp(c.rttSeconds / 8.0, 0.004, 0.016);
+    if (!c.hystart || c.windowBytes >= c.ssthreshBytes
+        || c.windowBytes < c.hystartLowWindow * c.segmentBytes || c.ackDelaySeconds <= threshold)
+    {
+        return false;
+    }
+    c.windowBytes = std::min(
+        {c.bufferBytes, c.ssthreshBytes, c.windowBytes + c.hystartMinSamples * c.segmentBytes});
+    c.ssthreshBytes = c.windowBytes;
+    // CUBIC's epoch starts here, from this window (Linux: no W_max yet, so K = 0).
+    c.windowMaxBytes = c.windowBytes;
+    c.fromHystart = true;
+    c.lastLoss = Simulator::Now();
+    return true;
 }
 
 bool
@@ -682,14 +772,20 @@ FlowNetwork::GrowWindow(Connection& c) const
     // CUBIC (RFC 8312, section 4, C = 0.4, beta = 0.7), in segments and seconds since the loss:
     // W(t) = C (t - K)^3 + W_max with K = cbrt(W_max (1 - beta) / C), or where larger the
     // Reno-friendly estimate beta W_max + 3 (1 - beta) / (1 + beta) t / RTT.
+    // After HyStart's exit the epoch starts at the window then, with no W_max (Linux: K = 0,
+    // the Reno estimate from the window).
     const double t = (Simulator::Now() - c.lastLoss).GetSeconds();
     const double wMax = c.windowMaxBytes / c.segmentBytes;
-    const double k = std::cbrt(wMax * (1.0 - kCubicBeta) / kCubicC);
+    const double k = c.fromHystart ? 0.0 : std::cbrt(wMax * (1.0 - kCubicBeta) / kCubicC);
     const double cubic = kCubicC * std::pow(t - k, 3.0) + wMax;
-    const double reno
-        = kCubicBeta * wMax + 3.0 * (1.0 - kCubicBeta) / (1.0 + kCubicBeta) * t / c.rttSeconds;
+    const double reno = (c.fromHystart ? 1.0 : kCubicBeta) * wMax
+                        + 3.0 * (1.0 - kCubicBeta) / (1.0 + kCubicBeta) * t / RoundTrip(c);
+    // Without a W_max (no loss yet) Linux grows the window by at least one segment every 20
+    // acknowledged (tcp_cubic.c: "the initial growth ... may be too conservative"), 5% a round
+    // trip: far faster than the curve from a window HyStart left at.
+    const double floor = c.fromHystart ? c.windowBytes * (1.0 + 1.0 / 20.0) : c.windowBytes;
     c.windowBytes
-        = std::min(c.bufferBytes, std::max(c.windowBytes, std::max(cubic, reno) * c.segmentBytes));
+        = std::min(c.bufferBytes, std::max(floor, std::max(cubic, reno) * c.segmentBytes));
 }
 
 void
@@ -700,6 +796,7 @@ FlowNetwork::LoseOnce(Connection& c)
                                                         : c.windowBytes;
     c.windowBytes = std::max(2.0 * c.segmentBytes, kCubicBeta * c.windowBytes);
     c.ssthreshBytes = c.windowBytes;
+    c.fromHystart = false;
     c.lastLoss = Simulator::Now();
 }
 
@@ -748,6 +845,7 @@ FlowNetwork::Activate(uint32_t id)
 {
     Connection& c = m_connections[id];
     c.active = true;
+    c.restFits = false;
     c.remaining = static_cast<double>(c.queue.front().framed->size());
     c.nextWindowStep = Simulator::Now() + Seconds(c.rttSeconds);
     for (uint32_t l : c.links)
@@ -981,6 +1079,7 @@ FlowNetwork::Reschedule()
     std::vector<uint32_t> component;
     std::vector<uint32_t> flows;
     Component(component, flows);
+    DelayAcks(flows);
     std::vector<double>& capacity = m_capacity;
     for (uint32_t l : component)
     {
@@ -1017,6 +1116,13 @@ FlowNetwork::Reschedule()
         if (c.rate > 0.0)
         {
             next = std::min(next, std::max(0.0, c.remaining) / c.rate);
+        }
+        // The rest of the message comes to fit in the window: from then, the window does not
+        // hold it back.
+        const double window = std::min(c.windowBytes, c.bufferBytes);
+        if (c.rate > 0.0 && c.remaining > window)
+        {
+            next = std::min(next, (c.remaining - window) / c.rate);
         }
         if (c.rate > 0.0 && std::isfinite(c.lossSpacingBytes))
         {
@@ -1068,6 +1174,11 @@ FlowNetwork::OnEvent()
             done.push_back(id);
             continue;
         }
+        if (!c.restFits && c.remaining <= std::min(c.windowBytes, c.bufferBytes) + 1e-3)
+        {
+            c.restFits = true; // the event this wake-up may have been for: its rate is free
+            Mark(id);
+        }
         const double window = c.windowBytes;
         // Within a millibyte of the spacing: the event this wake-up was scheduled for.
         if (c.sinceLossBytes >= c.lossSpacingBytes - 1e-3)
@@ -1077,11 +1188,11 @@ FlowNetwork::OnEvent()
         }
         while (c.nextWindowStep <= now)
         {
-            if (WindowGrows(c))
+            if (WindowGrows(c) && !LeaveSlowStart(c))
             {
                 GrowWindow(c);
             }
-            c.nextWindowStep += Seconds(c.rttSeconds);
+            c.nextWindowStep += Seconds(RoundTrip(c));
         }
         if (c.windowBytes != window)
         {

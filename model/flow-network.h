@@ -43,7 +43,14 @@ class FlowModelError : public std::runtime_error
  * connection can send one round trip after it is opened (the handshake), a message's rate is
  * bounded by its window over the round-trip time, the window starting at the initial window and
  * doubling every round trip (slow start) until it no longer limits the flow, and halving for every
- * retransmission timeout of idleness before a message (Linux's slow start after idle); a message
+ * retransmission timeout of idleness before a message (Linux's slow start after idle); a window
+ * that holds the rest of a message does not limit it. Where the other direction of a flow's
+ * route carries data of the same two hosts at once, the flow's ACKs wait behind that data: the two
+ * connections send their windows in bursts in step (ACK compression, Zhang, Shenker and Clark
+ * 1991), and a round trip is the other direction's window at its bottleneck plus one way's
+ * latency; with the Linux profile, HyStart ends slow start when that wait exceeds an eighth of the
+ * round trip (4 to 16 ms), and the window then grows as Linux's CUBIC without a W_max (at least
+ * 5% a round trip); a message
  * arrives one propagation delay, plus one segment's transmission on every later hop, after its last
  * byte left. Messages of one connection go one after the other (one TCP stream). Random loss
  * on a route (a link's ReceiveErrorModel: a RateErrorModel in packets, as link.loss installs),
@@ -62,8 +69,8 @@ class FlowModelError : public std::runtime_error
  * anew meanwhile, and fails after DataRetries retransmissions (a handshake after ConnCount SYNs);
  * the timeout of a flow held back by its slowest link includes that link's standing queue
  * (TCP's RTT estimate does). A message whose last byte left before an outage still arrives.
- * Not modelled: queues and their delay (ACKs queued behind the other direction's data
- * included), TCP cross traffic.
+ * Not modelled: other queues and their delay (a link shared by several connections' bursts, and
+ * its overflow), TCP cross traffic.
  */
 class FlowNetwork : public Object
 {
@@ -199,7 +206,13 @@ class FlowNetwork : public Object
         double sinceLossBytes = 0.0;   ///< bytes sent since the last loss event
         double ssthreshBytes = 0.0;    ///< slow start ends here (infinity until a loss)
         double windowMaxBytes = 0.0;   ///< the window before the last loss (CUBIC's W_max)
-        Time lastLoss;                 ///< when the last loss event was
+        Time lastLoss;                 ///< when the last loss event was (CUBIC's epoch began)
+        bool hystart = false;          ///< slow start ends when the round trip grows (Linux's)
+        uint32_t hystartLowWindow = 16; ///< HyStart acts from this window (segments)
+        uint32_t hystartMinSamples = 8; ///< RTT samples of a round before it acts
+        bool fromHystart = false;       ///< CUBIC's epoch began at HyStart's exit, not at a loss
+        double ackDelaySeconds = 0.0;   ///< its ACKs' wait behind the other direction's data
+        bool restFits = false;          ///< the rest of the head message fits in the window
         double segmentBytes = 1448;
         double windowBytes = 0.0; ///< the congestion window
         double initialWindowBytes = 0.0;
@@ -281,6 +294,12 @@ class FlowNetwork : public Object
     /// A connection fails: its flow stops, and its sender is told.
     void Fail(uint32_t id, const std::string& why);
     double WindowRate(const Connection& c) const;
+    /// \return a connection's round trip with its ACKs' wait behind the other direction's data
+    static double RoundTrip(const Connection& c);
+    /// The ACKs' wait of these flows behind their other directions' data (ACK compression).
+    void DelayAcks(const std::vector<uint32_t>& flows);
+    /// Linux's HyStart at a window step: whether slow start ends here (and the window it ends at).
+    bool LeaveSlowStart(Connection& c) const;
     /// Whether a connection's window grows at its next step: below its send buffer, it limits
     /// the flow (as Linux grows only a window that limits).
     bool WindowGrows(const Connection& c) const;

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <iostream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -200,21 +201,29 @@ TEST(FlowModel, SharedUplinksEndEarlierThanOverPacketsAndLearnTheSame)
 }
 
 /**
- * The deviation the doc states: where both directions of a link carry messages at once, the
- * packet level's ACKs queue behind the other direction's data and its rounds take longer; the
- * flow model does not model that queueing, so its rounds end earlier, by at most 15%.
+ * Both directions of a link carrying messages at once: the packet level's ACKs queue behind the
+ * other direction's data, the two connections send their windows in bursts in step (ACK
+ * compression), HyStart leaves slow start early and the rounds take up to 12% longer than the
+ * link's rate allows (quickstart's: 10.2% longer than the flows that ignored it). The flow
+ * model's round trip with the other direction's burst in it, its HyStart and CUBIC's growth
+ * without a W_max give every round within 5% of the packet level's (measured: 1.5% at 5 Mbit/s,
+ * 0.9% at 10 Mbit/s).
  */
-TEST(FlowModel, BothDirectionsOfALinkEndEarlierThanOverPacketsByAtMostFifteenPercent)
+TEST(FlowModel, BothDirectionsOfALinkMatchThePacketLevelThroughAckCompression)
 {
-    const auto [packet, flow]
-        = RunBoth("both-ways",
-                  kData
-                      + " --nodes=2 --degree=1 --rounds=4 --link.bandwidth=5Mbps "
-                        "--link.latency=10ms");
-    const double deviation = LargestDeviation(packet, flow, true);
-    EXPECT_LE(deviation, 0.01);
-    EXPECT_GE(deviation, -0.15);
-    fs::remove_all(fs::path(packet).parent_path());
+    for (const char* bandwidth : {"5Mbps", "10Mbps"})
+    {
+        const auto [packet, flow]
+            = RunBoth("both-ways",
+                      kData
+                          + " --nodes=2 --degree=1 --rounds=4 --link.latency=10ms "
+                            "--link.bandwidth="
+                          + bandwidth);
+        const double deviation = LargestDeviation(packet, flow);
+        std::cout << bandwidth << ": largest deviation " << deviation << "\n";
+        EXPECT_LE(std::abs(deviation), 0.05) << bandwidth;
+        fs::remove_all(fs::path(packet).parent_path());
+    }
 }
 
 /**
