@@ -360,6 +360,7 @@ FlowNetwork::SetRate(uint32_t link, double bitsPerSecond)
             if (c.active && c.nextWindowStep < Simulator::Now())
             {
                 c.nextWindowStep = Simulator::Now() + Seconds(c.rttSeconds);
+                c.roundStartBytes = c.remaining;
             }
         }
     }
@@ -543,6 +544,7 @@ FlowNetwork::Retry(uint32_t id)
         LoseOnce(c);
         c.windowBytes = c.segmentBytes;
         c.nextWindowStep = Simulator::Now() + Seconds(c.rttSeconds);
+        c.roundStartBytes = c.remaining;
         Mark(id);
         if (c.active)
         {
@@ -693,16 +695,30 @@ FlowNetwork::RoundTrip(const Connection& c)
 }
 
 void
-FlowNetwork::DelayAcks(const std::vector<uint32_t>& flows)
+FlowNetwork::DelayAcks(const std::vector<uint32_t>& component, const std::vector<uint32_t>& flows)
 {
-    // Where a pair of hosts send each other data at once, each one's ACKs wait in the queue
-    // behind the other's segments, and the two connections fall into step (Zhang, Shenker and
-    // Clark 1991, "ACK compression"): each sends its window as one burst, the other's ACKs for
-    // it leave only after that burst, all together, and one latency later release the next
-    // burst. A round trip is then the other direction's burst plus one way's latency, not the
-    // latency both ways: each direction is busy for W/C of every W/C + latency, and stays short
-    // of the link's rate while the window grows. The wait: the time the other direction's
-    // window takes to send at its bottleneck, less the latency it overlaps with.
+    // TCP's ACKs wait in the queues of their route's other direction, behind that direction's
+    // data. Connections sending both ways at once fall into step (Zhang, Shenker and Clark 1991,
+    // "ACK compression"): each sends its window as one burst into its slowest link's queue, the
+    // ACKs that queue behind it leave only after it, all together, and one latency later
+    // release the next burst. A round trip is then the bursts ahead of its ACKs plus one way's
+    // latency, not the latency both ways: a direction of a link is busy for W/C of every
+    // W/C + latency, and stays short of its rate while the windows grow. The wait, per link
+    // the ACKs cross: the windows queued there (of the flows it is the slowest link of, at most
+    // the queue's capacity), less the latency they overlap with.
+    m_burst.resize(m_links.size());
+    for (uint32_t l : component)
+    {
+        m_burst[l] = 0.0;
+    }
+    for (uint32_t id : flows)
+    {
+        const Connection& c = m_connections[id];
+        if (c.active && !c.stalled)
+        {
+            m_burst[c.bottleneckLink] += std::min(c.windowBytes, c.bufferBytes) / c.bottleneck;
+        }
+    }
     for (uint32_t id : flows)
     {
         Connection& c = m_connections[id];
@@ -712,20 +728,11 @@ FlowNetwork::DelayAcks(const std::vector<uint32_t>& flows)
         {
             oneWay += m_links[l].latencySeconds;
         }
-        // The other direction: a flow over the same links the other way round.
-        for (uint32_t other : m_links[m_links[c.links.back()].reverse].connections)
+        for (uint32_t l : c.links)
         {
-            const Connection& o = m_connections[other];
-            if (o.stalled || o.links.size() != c.links.size()
-                || !std::equal(o.links.begin(),
-                               o.links.end(),
-                               c.links.rbegin(),
-                               [this](uint32_t a, uint32_t b) { return a == m_links[b].reverse; }))
-            {
-                continue;
-            }
-            const double burst = std::min(o.windowBytes, o.bufferBytes) / o.bottleneck;
-            c.ackDelaySeconds = std::max(c.ackDelaySeconds, burst - oneWay);
+            const uint32_t back = m_links[l].reverse;
+            c.ackDelaySeconds
+                += std::max(0.0, std::min(m_burst[back], m_links[back].standingSeconds) - oneWay);
         }
     }
 }
@@ -758,16 +765,28 @@ FlowNetwork::LeaveSlowStart(Connection& c) const
 bool
 FlowNetwork::WindowGrows(const Connection& c) const
 {
-    return c.windowBytes < c.bufferBytes && WindowRate(c) < c.bottleneck;
+    // Not WindowRate: a window that holds the rest of the message still grows in slow start.
+    return c.windowBytes < c.bufferBytes
+           && std::min(c.windowBytes, c.bufferBytes) / RoundTrip(c) < c.bottleneck;
 }
 
 void
-FlowNetwork::GrowWindow(Connection& c) const
+FlowNetwork::GrowWindow(Connection& c, double sentBytes) const
 {
     if (c.windowBytes < c.ssthreshBytes)
     {
-        c.windowBytes = std::min({2.0 * c.windowBytes, c.ssthreshBytes, c.bufferBytes});
+        // Linux grows the window by every segment ACKed while it is below twice the most in
+        // flight (tcp_is_cwnd_limited): doubling where the window was full, up to twice what was
+        // sent where the message ended first.
+        c.windowBytes = std::min(
+            {c.ssthreshBytes,
+             c.bufferBytes,
+             std::max(c.windowBytes, std::min(c.windowBytes + sentBytes, 2.0 * sentBytes))});
         return;
+    }
+    if (c.restFits)
+    {
+        return; // CUBIC grows only a window that limits the sender
     }
     // CUBIC (RFC 8312, section 4, C = 0.4, beta = 0.7), in segments and seconds since the loss:
     // W(t) = C (t - K)^3 + W_max with K = cbrt(W_max (1 - beta) / C), or where larger the
@@ -847,6 +866,7 @@ FlowNetwork::Activate(uint32_t id)
     c.active = true;
     c.restFits = false;
     c.remaining = static_cast<double>(c.queue.front().framed->size());
+    c.roundStartBytes = c.remaining;
     c.nextWindowStep = Simulator::Now() + Seconds(c.rttSeconds);
     for (uint32_t l : c.links)
     {
@@ -1079,7 +1099,7 @@ FlowNetwork::Reschedule()
     std::vector<uint32_t> component;
     std::vector<uint32_t> flows;
     Component(component, flows);
-    DelayAcks(flows);
+    DelayAcks(component, flows);
     std::vector<double>& capacity = m_capacity;
     for (uint32_t l : component)
     {
@@ -1190,8 +1210,9 @@ FlowNetwork::OnEvent()
         {
             if (WindowGrows(c) && !LeaveSlowStart(c))
             {
-                GrowWindow(c);
+                GrowWindow(c, c.roundStartBytes - c.remaining);
             }
+            c.roundStartBytes = c.remaining;
             c.nextWindowStep += Seconds(RoundTrip(c));
         }
         if (c.windowBytes != window)
@@ -1204,6 +1225,11 @@ FlowNetwork::OnEvent()
         Connection& c = m_connections[id];
         std::shared_ptr<const std::vector<uint8_t>> framed = c.queue.front().framed;
         c.queue.pop_front();
+        // The ACKs of the last round trip's bytes still grow a window in slow start.
+        if (c.windowBytes < c.ssthreshBytes && WindowGrows(c))
+        {
+            GrowWindow(c, c.roundStartBytes);
+        }
         Deactivate(id);
         c.lastSent = now;
         const uint32_t to = c.to;

@@ -44,13 +44,16 @@ class FlowModelError : public std::runtime_error
  * bounded by its window over the round-trip time, the window starting at the initial window and
  * doubling every round trip (slow start) until it no longer limits the flow, and halving for every
  * retransmission timeout of idleness before a message (Linux's slow start after idle); a window
- * that holds the rest of a message does not limit it. Where the other direction of a flow's
- * route carries data of the same two hosts at once, the flow's ACKs wait behind that data: the two
- * connections send their windows in bursts in step (ACK compression, Zhang, Shenker and Clark
- * 1991), and a round trip is the other direction's window at its bottleneck plus one way's
- * latency; with the Linux profile, HyStart ends slow start when that wait exceeds an eighth of the
- * round trip (4 to 16 ms), and the window then grows as Linux's CUBIC without a W_max (at least
- * 5% a round trip); a message
+ * that holds the rest of a message does not limit it, and in slow start a window grows by what
+ * was ACKed while it is below twice what was in flight (Linux's tcp_is_cwnd_limited). A flow's
+ * ACKs wait in the queues of its route's other direction: the windows of the flows whose slowest
+ * link that is (at most the queue's capacity), less the one-way latency they overlap with, join
+ * its round trip. This is where two-way traffic falls into step (ACK compression, Zhang, Shenker
+ * and Clark 1991): each connection sends its window as a burst, the ACKs queued behind it leave
+ * together and release the next burst one latency later, so a link direction is busy for W/C of
+ * every W/C + latency. With the Linux profile, HyStart ends slow start when that wait exceeds an
+ * eighth of the round trip (4 to 16 ms), and the window then grows as Linux's CUBIC without a
+ * W_max (at least 5% a round trip). A message
  * arrives one propagation delay, plus one segment's transmission on every later hop, after its last
  * byte left. Messages of one connection go one after the other (one TCP stream). Random loss
  * on a route (a link's ReceiveErrorModel: a RateErrorModel in packets, as link.loss installs),
@@ -60,7 +63,8 @@ class FlowModelError : public std::runtime_error
  * evaluated every round trip; the time a recovery or a timeout takes is not modelled. UDP cross
  * traffic is a load that takes its rate off a link direction before the flows share it
  * (AddLoad, SetLoad). A link's rate may change during a run (rate traces: NotifyDataRate).
- * Events happen only when a flow starts or ends, a window grows, a load or a link's rate
+ * Events happen only when a flow starts or ends, a window grows (every round trip, the ACKs' wait
+ * included), the rest of a message comes to fit in its window, a load or a link's rate
  * changes; nothing else is simulated. Routes are read from the nodes' IPv4 routing, hop by hop.
  * A link out of service (an OutageErrorModel on its receiving device: faults.links, crashes)
  * stalls the flows over it in either direction; as TCP's, a stalled connection tries again
@@ -69,8 +73,8 @@ class FlowModelError : public std::runtime_error
  * anew meanwhile, and fails after DataRetries retransmissions (a handshake after ConnCount SYNs);
  * the timeout of a flow held back by its slowest link includes that link's standing queue
  * (TCP's RTT estimate does). A message whose last byte left before an outage still arrives.
- * Not modelled: other queues and their delay (a link shared by several connections' bursts, and
- * its overflow), TCP cross traffic.
+ * Not modelled: a flow's own queueing delay, the unfair sharing of a link by the bursts of several
+ * connections, a queue's overflow, TCP cross traffic.
  */
 class FlowNetwork : public Object
 {
@@ -213,6 +217,7 @@ class FlowNetwork : public Object
         bool fromHystart = false;       ///< CUBIC's epoch began at HyStart's exit, not at a loss
         double ackDelaySeconds = 0.0;   ///< its ACKs' wait behind the other direction's data
         bool restFits = false;          ///< the rest of the head message fits in the window
+        double roundStartBytes = 0.0;   ///< the head's remaining bytes at its round trip's start
         double segmentBytes = 1448;
         double windowBytes = 0.0; ///< the congestion window
         double initialWindowBytes = 0.0;
@@ -296,15 +301,16 @@ class FlowNetwork : public Object
     double WindowRate(const Connection& c) const;
     /// \return a connection's round trip with its ACKs' wait behind the other direction's data
     static double RoundTrip(const Connection& c);
-    /// The ACKs' wait of these flows behind their other directions' data (ACK compression).
-    void DelayAcks(const std::vector<uint32_t>& flows);
+    /// The ACKs' wait of a component's flows behind their route's other direction's data.
+    void DelayAcks(const std::vector<uint32_t>& component, const std::vector<uint32_t>& flows);
     /// Linux's HyStart at a window step: whether slow start ends here (and the window it ends at).
     bool LeaveSlowStart(Connection& c) const;
     /// Whether a connection's window grows at its next step: below its send buffer, it limits
     /// the flow (as Linux grows only a window that limits).
     bool WindowGrows(const Connection& c) const;
-    /// One round trip's growth of a connection's window: doubling in slow start, else CUBIC's.
-    void GrowWindow(Connection& c) const;
+    /// One round trip's growth of a connection's window that sent `sentBytes` in it: in slow
+    /// start by what was sent (doubling a full window), else CUBIC's (while it limits).
+    void GrowWindow(Connection& c, double sentBytes) const;
     /// A loss event: the window is cut (CUBIC's beta) and slow start ends.
     static void LoseOnce(Connection& c);
 
@@ -329,6 +335,7 @@ class FlowNetwork : public Object
     std::vector<uint32_t> m_count;
     std::vector<uint32_t> m_version;
     std::vector<char> m_fixed;
+    std::vector<double> m_burst; ///< by link: the windows queued there (DelayAcks)
 };
 
 } // namespace ns3
