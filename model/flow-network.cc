@@ -1194,17 +1194,20 @@ FlowNetwork::OnEvent()
             done.push_back(id);
             continue;
         }
-        if (!c.restFits && c.remaining <= std::min(c.windowBytes, c.bufferBytes) + 1e-3)
-        {
-            c.restFits = true; // the event this wake-up may have been for: its rate is free
-            Mark(id);
-        }
         const double window = c.windowBytes;
         // Within a millibyte of the spacing: the event this wake-up was scheduled for.
         if (c.sinceLossBytes >= c.lossSpacingBytes - 1e-3)
         {
             LoseOnce(c);
             c.sinceLossBytes -= c.lossSpacingBytes;
+        }
+        // The event this wake-up may have been for: the rest came to fit in the window, and the
+        // window no longer holds it back (or a loss cut a window that held it).
+        const bool fits = c.remaining <= std::min(c.windowBytes, c.bufferBytes) + 1e-3;
+        if (fits != c.restFits)
+        {
+            c.restFits = fits;
+            Mark(id);
         }
         while (c.nextWindowStep <= now)
         {
