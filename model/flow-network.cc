@@ -311,6 +311,7 @@ FlowNetwork::Measure(Connection& c)
             c.bottleneckLink = c.links[i];
         }
     }
+    c.propagationSeconds = propagation;
     c.rttSeconds = 2.0 * propagation + transmissions;
     // Linux's RTO once the RTT is measured: the RTT plus its minimum variance term.
     c.rtoSeconds = c.rttSeconds + c.minRtoSeconds;
@@ -679,13 +680,25 @@ FlowNetwork::GetEvents() const
 double
 FlowNetwork::WindowRate(const Connection& c) const
 {
-    const double window = std::min(c.windowBytes, c.bufferBytes);
     // A window that holds the rest of the message lets it all go at once: no ACK is awaited.
-    if (c.remaining <= window + 1e-3)
+    if (RestFits(c))
     {
         return std::numeric_limits<double>::infinity();
     }
-    return window / RoundTrip(c);
+    return Window(c) / RoundTrip(c);
+}
+
+double
+FlowNetwork::Window(const Connection& c)
+{
+    return std::min(c.windowBytes, c.bufferBytes);
+}
+
+bool
+FlowNetwork::RestFits(const Connection& c)
+{
+    // Within a millibyte: a rounding remainder, not data.
+    return c.remaining <= Window(c) + 1e-3;
 }
 
 double
@@ -716,23 +729,18 @@ FlowNetwork::DelayAcks(const std::vector<uint32_t>& component, const std::vector
         const Connection& c = m_connections[id];
         if (c.active && !c.stalled)
         {
-            m_burst[c.bottleneckLink] += std::min(c.windowBytes, c.bufferBytes) / c.bottleneck;
+            m_burst[c.bottleneckLink] += Window(c) / c.bottleneck;
         }
     }
     for (uint32_t id : flows)
     {
         Connection& c = m_connections[id];
         c.ackDelaySeconds = 0.0;
-        double oneWay = 0.0;
-        for (uint32_t l : c.links)
-        {
-            oneWay += m_links[l].latencySeconds;
-        }
         for (uint32_t l : c.links)
         {
             const uint32_t back = m_links[l].reverse;
-            c.ackDelaySeconds
-                += std::max(0.0, std::min(m_burst[back], m_links[back].standingSeconds) - oneWay);
+            c.ackDelaySeconds += std::max(
+                0.0, std::min(m_burst[back], m_links[back].standingSeconds) - c.propagationSeconds);
         }
     }
 }
@@ -766,8 +774,7 @@ bool
 FlowNetwork::WindowGrows(const Connection& c) const
 {
     // Not WindowRate: a window that holds the rest of the message still grows in slow start.
-    return c.windowBytes < c.bufferBytes
-           && std::min(c.windowBytes, c.bufferBytes) / RoundTrip(c) < c.bottleneck;
+    return c.windowBytes < c.bufferBytes && Window(c) / RoundTrip(c) < c.bottleneck;
 }
 
 void
@@ -1139,10 +1146,9 @@ FlowNetwork::Reschedule()
         }
         // The rest of the message comes to fit in the window: from then, the window does not
         // hold it back.
-        const double window = std::min(c.windowBytes, c.bufferBytes);
-        if (c.rate > 0.0 && c.remaining > window)
+        if (c.rate > 0.0 && c.remaining > Window(c))
         {
-            next = std::min(next, (c.remaining - window) / c.rate);
+            next = std::min(next, (c.remaining - Window(c)) / c.rate);
         }
         if (c.rate > 0.0 && std::isfinite(c.lossSpacingBytes))
         {
@@ -1203,7 +1209,7 @@ FlowNetwork::OnEvent()
         }
         // The event this wake-up may have been for: the rest came to fit in the window, and the
         // window no longer holds it back (or a loss cut a window that held it).
-        const bool fits = c.remaining <= std::min(c.windowBytes, c.bufferBytes) + 1e-3;
+        const bool fits = RestFits(c);
         if (fits != c.restFits)
         {
             c.restFits = fits;

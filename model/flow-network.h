@@ -203,6 +203,7 @@ class FlowNetwork : public Object
         uint32_t to = 0;             ///< the receiving node
         std::vector<uint32_t> links; ///< the route's link directions
         double rttSeconds = 0.0;     ///< propagation both ways plus a segment's transmissions
+        double propagationSeconds = 0.0; ///< the route's latency one way
         double deliveryDelay = 0.0;  ///< from the last byte leaving to its arrival
         double bottleneck = 0.0;     ///< the smallest payload rate on the route
         uint32_t bottleneckLink = 0; ///< the link direction of that rate
@@ -216,7 +217,7 @@ class FlowNetwork : public Object
         uint32_t hystartMinSamples = 8; ///< RTT samples of a round before it acts
         bool fromHystart = false;       ///< CUBIC's epoch began at HyStart's exit, not at a loss
         double ackDelaySeconds = 0.0;   ///< its ACKs' wait behind the other direction's data
-        bool restFits = false;          ///< the rest of the head message fits in the window
+        bool restFits = false;          ///< RestFits at the last event (a change marks the flow)
         double roundStartBytes = 0.0;   ///< the head's remaining bytes at its round trip's start
         double segmentBytes = 1448;
         double windowBytes = 0.0; ///< the congestion window
@@ -299,6 +300,10 @@ class FlowNetwork : public Object
     /// A connection fails: its flow stops, and its sender is told.
     void Fail(uint32_t id, const std::string& why);
     double WindowRate(const Connection& c) const;
+    /// \return a connection's window as it limits the sender (the send buffer bounds it)
+    static double Window(const Connection& c);
+    /// \return whether the rest of a connection's head message fits in its window
+    static bool RestFits(const Connection& c);
     /// \return a connection's round trip with its ACKs' wait behind the other direction's data
     static double RoundTrip(const Connection& c);
     /// The ACKs' wait of a component's flows behind their route's other direction's data.
