@@ -16,6 +16,7 @@
 #include "ns3/queue.h"
 #include "ns3/string.h"
 #include "ns3/traffic-control-helper.h"
+#include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
 #include "random-variable-spec.h"
 
@@ -123,6 +124,15 @@ UnderlayLinkHelper::UnderlayLinkHelper(LinkBehaviour behaviour)
 {
     CheckLinkBehaviour(m_behaviour);
     m_p2p.SetDeviceAttribute("Mtu", UintegerValue(m_behaviour.mtu));
+    if (m_behaviour.queueDisc == "none")
+    {
+        // With flow control and no queue disc, ns-3's traffic-control layer discards a packet
+        // that finds the device queue full (stopped) and tells only its own TcDrop trace: the
+        // queue's Drop trace, the ascii and pcap traces and FlowMonitor never see that
+        // overflow. Without flow control the device queue drops the packet itself, at the same
+        // moment (its size is in packets unless the user sets bytes), where all of them see it.
+        m_p2p.DisableFlowControl();
+    }
 }
 
 void
@@ -167,8 +177,17 @@ UnderlayLinkHelper::Install(Ptr<Node> a,
     }
     link.interfaces = m_addresses.Assign(link.devices);
     m_addresses.NewNetwork();
-    // Assign() installs ns-3's default FqCoDel queue disc; the behaviour decides what replaces it.
-    TrafficControlHelper().Uninstall(link.devices);
+    // Assign() installs ns-3's default FqCoDel queue disc on a device with flow control; the
+    // behaviour decides what replaces it.
+    for (uint32_t i = 0; i < link.devices.GetN(); ++i)
+    {
+        Ptr<NetDevice> device = link.devices.Get(i);
+        Ptr<TrafficControlLayer> tc = device->GetNode()->GetObject<TrafficControlLayer>();
+        if (tc && tc->GetRootQueueDiscOnDevice(device))
+        {
+            TrafficControlHelper().Uninstall(device);
+        }
+    }
 
     UnderlayLink forward;
     forward.from = nameA;

@@ -677,6 +677,16 @@ FlowNetwork::GetEvents() const
     return m_events;
 }
 
+uint64_t
+FlowNetwork::GetTxBytes(Ptr<NetDevice> device)
+{
+    Advance();
+    const auto it = m_linkOfDevice.find(device);
+    return it == m_linkOfDevice.end()
+               ? 0
+               : static_cast<uint64_t>(std::llround(m_links[it->second].txBytes));
+}
+
 double
 FlowNetwork::WindowRate(const Connection& c) const
 {
@@ -911,9 +921,20 @@ FlowNetwork::Advance()
     {
         if (c.active)
         {
-            c.remaining -= c.rate * dt;
-            c.sinceLossBytes += c.rate * dt;
+            const double bytes = c.rate * dt;
+            c.remaining -= bytes;
+            c.sinceLossBytes += bytes;
+            const double segments = bytes / c.segmentBytes;
+            for (uint32_t l : c.links)
+            {
+                m_links[l].txBytes += bytes + segments * kHeaderBytes;
+                m_links[m_links[l].reverse].txBytes += segments * kAckBytesPerSegment;
+            }
         }
+    }
+    for (const Load& load : m_loads)
+    {
+        m_links[load.link].txBytes += load.bitsPerSecond / 8.0 * dt;
     }
 }
 

@@ -161,6 +161,14 @@ class FlowNetwork : public Object
     uint64_t GetEvents() const;
 
     /**
+     * \param device a point-to-point link direction's sending device
+     * \return the bytes the flows and loads have put on it so far: each flow's bytes with its
+     * segments' headers, its ACKs' headers on the reverse direction, and the loads' bits; no
+     * handshakes and no retransmissions (losses slow flows down, they resend nothing)
+     */
+    uint64_t GetTxBytes(Ptr<NetDevice> device);
+
+    /**
      * \brief A point-to-point device's DataRate has just changed (a rate trace's step): the
      * flows over that link direction take the new rate from now. Does nothing when the
      * simulation has no flow network, or the device is unknown to it (its rate is read when a
@@ -183,6 +191,7 @@ class FlowNetwork : public Object
         Ptr<PointToPointNetDevice> device;  ///< the sending device (its queue, for the above)
         uint32_t reverse = 0;               ///< the link's other direction
         std::vector<uint32_t> connections;  ///< active flows over it (by connection)
+        double txBytes = 0.0;               ///< put on it so far (GetTxBytes)
     };
 
     struct Queued

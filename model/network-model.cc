@@ -5,6 +5,7 @@
 #include "network-model.h"
 
 #include "flow-message-transport.h"
+#include "flow-network.h"
 
 namespace ns3
 {
@@ -28,6 +29,10 @@ NetworkModelRegistration::Builtins()
     flow.create = [](uint32_t learner, const TcpTransportSettings& settings)
     {
         return Ptr<MessageTransport>(CreateObject<FlowMessageTransport>(learner, settings));
+    };
+    flow.carried = [](Ptr<NetDevice> device)
+    {
+        return FlowNetwork::Get()->GetTxBytes(device);
     };
     return {packet, flow};
 }

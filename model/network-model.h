@@ -30,6 +30,10 @@ struct NetworkModelRegistration
     /// Makes one learner's transport from the application's TCP settings.
     std::function<Ptr<MessageTransport>(uint32_t learner, const TcpTransportSettings& settings)>
         create;
+    /// The bytes a link direction's sending device carried by the end of the run (links.csv),
+    /// for a model that moves no packets through the devices; unset: the devices' own traces
+    /// count every packet they transmit.
+    std::function<uint64_t(Ptr<NetDevice> device)> carried;
 
     /// \return dlsim's own network models: packet, flow
     static std::vector<NetworkModelRegistration> Builtins();

@@ -737,7 +737,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
         }
     }
 
-    LinkUsage linkUsage(underlay);
+    LinkUsage linkUsage(underlay, NetworkModelRegistry::Find(plan.networkModel)->carried);
     log << plan.underlay->Describe(underlay) << std::endl;
 
     SetRunStep("installing the learners (models, compute times, TCP)");

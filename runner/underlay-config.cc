@@ -8,7 +8,9 @@
 #include "ns3/callback.h"
 #include "ns3/packet.h"
 #include "ns3/point-to-point-net-device.h"
+#include "ns3/queue-disc.h"
 #include "ns3/simulator.h"
+#include "ns3/traffic-control-layer.h"
 #include "random-variable-spec.h"
 #include "rate-trace-helper.h"
 #include "rate-trace.h"
@@ -35,6 +37,18 @@ void
 AddBytes(uint64_t* counter, Ptr<const Packet> packet)
 {
     *counter += packet->GetSize();
+}
+
+void
+CountPacket(int64_t* counter, Ptr<const Packet>)
+{
+    ++*counter;
+}
+
+void
+CountItem(int64_t* counter, Ptr<const QueueDiscItem>)
+{
+    ++*counter;
 }
 
 LinkBehaviour
@@ -376,9 +390,14 @@ UnderlayConfig::Describe(const Underlay& underlay) const
     return s.str();
 }
 
-LinkUsage::LinkUsage(const Underlay& underlay)
-    : m_links(underlay.links), m_bytes(underlay.links.size(), 0)
+LinkUsage::LinkUsage(const Underlay& underlay, std::function<uint64_t(Ptr<NetDevice>)> carried)
+    : m_links(underlay.links), m_carried(std::move(carried)), m_bytes(underlay.links.size(), 0),
+      m_dropped(underlay.links.size(), -1), m_lost(underlay.links.size(), -1)
 {
+    if (m_carried)
+    {
+        return; // no packet crosses the devices
+    }
     for (size_t k = 0; k < m_links.size(); ++k)
     {
         Ptr<Object> source = m_links[k].txSource;
@@ -393,25 +412,48 @@ LinkUsage::LinkUsage(const Underlay& underlay)
             throw std::logic_error("links.csv: link " + m_links[k].from + ":" + m_links[k].to
                                    + " has no PhyTxEnd trace source");
         }
+        auto p2p = DynamicCast<PointToPointNetDevice>(m_links[k].device);
+        Ptr<NetDevice> receiver = ReceiverOf(m_links[k]);
+        if (!p2p || !receiver)
+        {
+            continue; // a shared medium's MAC retries and drops frames its own way
+        }
+        m_dropped[k] = 0;
+        m_lost[k] = 0;
+        p2p->GetQueue()->TraceConnectWithoutContext("Drop",
+                                                    MakeBoundCallback(&CountPacket, &m_dropped[k]));
+        Ptr<TrafficControlLayer> tc = p2p->GetNode()->GetObject<TrafficControlLayer>();
+        if (Ptr<QueueDisc> disc = tc ? tc->GetRootQueueDiscOnDevice(p2p) : nullptr)
+        {
+            disc->TraceConnectWithoutContext("Drop", MakeBoundCallback(&CountItem, &m_dropped[k]));
+        }
+        receiver->TraceConnectWithoutContext("PhyRxDrop",
+                                             MakeBoundCallback(&CountPacket, &m_lost[k]));
     }
 }
 
 void
 LinkUsage::WriteCsv(const std::string& path, double simulatedSeconds) const
 {
+    auto count = [](int64_t n)
+    {
+        return n < 0 ? std::string() : std::to_string(n);
+    };
     std::ostringstream out;
-    out << "from,to,role,bandwidth_bps,latency_s,loss,queue,trace,tx_bytes,utilisation\n"
+    out << "from,to,role,bandwidth_bps,latency_s,loss,queue,trace,tx_bytes,utilisation,"
+           "dropped_packets,lost_packets\n"
         << std::setprecision(12);
     for (size_t k = 0; k < m_links.size(); ++k)
     {
         const UnderlayLink& l = m_links[k];
-        double utilisation = simulatedSeconds > 0 ? static_cast<double>(m_bytes[k]) * 8.0
+        const uint64_t bytes = m_carried ? m_carried(l.device) : m_bytes[k];
+        double utilisation = simulatedSeconds > 0 ? static_cast<double>(bytes) * 8.0
                                                         / (l.bandwidthBps * simulatedSeconds)
                                                   : 0.0;
         out << l.from << "," << l.to << "," << l.role << "," << l.bandwidthBps << ","
-            << l.latencySeconds << "," << l.loss << "," << l.queue << "," << l.trace << ","
-            << m_bytes[k] << "," << std::setprecision(6) << utilisation << std::setprecision(12)
-            << "\n";
+            << l.latencySeconds << "," << l.loss << "," << l.queue << "," << l.trace << "," << bytes
+            << "," << std::setprecision(6) << utilisation << std::setprecision(12) << ","
+            << count(m_dropped[k]) << "," << count(m_lost[k]) << "\n";
     }
     WriteFileAtomically(path, out.str());
 }

@@ -14,6 +14,7 @@
 #include "underlay.h"
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -113,21 +114,31 @@ class UnderlayConfig
 };
 
 /**
- * Counts the bytes every link direction of an underlay transmits (every packet that leaves the
- * device: payload, headers, ACKs, retransmissions, cross traffic) and writes links.csv.
+ * Counts what every link direction of an underlay transmits (every packet that leaves the
+ * device: payload, headers, ACKs, retransmissions, cross traffic) and loses (packets its
+ * sending queue drops on overflow, packets its receiving device discards as lost), and writes
+ * links.csv.
  */
 class LinkUsage
 {
   public:
-    explicit LinkUsage(const Underlay& underlay);
-    /// links.csv: each link direction with its parameters, bytes sent and utilisation.
+    /**
+     * \param underlay the links to count
+     * \param carried the bytes a link direction's device carried, for a network model that moves
+     * no packets through the devices (flows); unset: the devices' PhyTxEnd traces count them
+     */
+    LinkUsage(const Underlay& underlay, std::function<uint64_t(Ptr<NetDevice>)> carried);
+    /// links.csv: each link direction with its parameters, bytes sent, utilisation and losses.
     void WriteCsv(const std::string& path, double simulatedSeconds) const;
 
   private:
-    void Count(uint32_t link, Ptr<const Packet> packet);
-
     std::vector<UnderlayLink> m_links;
+    std::function<uint64_t(Ptr<NetDevice>)> m_carried;
     std::vector<uint64_t> m_bytes;
+    /// Per direction: packets dropped by its queue (or queue disc) and lost on the way in;
+    /// -1 where they cannot be counted (Wi-Fi, whose MAC retries and drops are its own; flows).
+    std::vector<int64_t> m_dropped;
+    std::vector<int64_t> m_lost;
 };
 
 } // namespace ns3

@@ -258,6 +258,82 @@ TEST(Capture, CapturesChangeNoResultAndCanBeRead)
     fs::remove_all(dir);
 }
 
+/// The sum of a CSV column over its rows, and whether every row has a number there.
+double
+ColumnSum(const std::string& path, const std::string& column, bool* allNumbers = nullptr)
+{
+    const auto rows = ReadCsvByColumn(path);
+    EXPECT_FALSE(rows.empty()) << path;
+    EXPECT_TRUE(!rows.empty() && rows[0].count(column)) << path << " has no column " << column;
+    double sum = 0.0;
+    bool numbers = true;
+    for (const auto& row : rows)
+    {
+        const auto it = row.find(column);
+        if (it == row.end() || it->second.empty())
+        {
+            numbers = false;
+            continue;
+        }
+        sum += std::stod(it->second);
+    }
+    if (allNumbers)
+    {
+        *allNumbers = numbers;
+    }
+    return sum;
+}
+
+TEST(Capture, QueueDropsAndLossesAreCountedWhereNs3sOwnTracesSeeThem)
+{
+    // Two-packet queues and 2% loss: links.csv's counts against the drops ns-3's own ASCII
+    // traces print ("d": the device queue's drops and the receiver's error-model drops), and
+    // against FlowMonitor, which sees the queue drops too (no queue disc: the device queue
+    // drops, not ns-3's traffic-control layer behind every trace's back).
+    const std::string dir = FreshTempFolder("capture-drops");
+    std::string output;
+    ASSERT_EQ(RunDlsim(" --link.queue=2p --link.loss=0.02 --capture.ascii=all"
+                       " --capture.flowmon=true --out="
+                           + dir + "/lossy",
+                       output),
+              0)
+        << output;
+    bool counted = false;
+    const double dropped = ColumnSum(dir + "/lossy/links.csv", "dropped_packets", &counted);
+    EXPECT_TRUE(counted) << "every point-to-point direction has a count";
+    const double lost = ColumnSum(dir + "/lossy/links.csv", "lost_packets");
+    EXPECT_GT(dropped, 0.0);
+    EXPECT_GT(lost, 0.0);
+    size_t traced = 0;
+    for (const auto& name : FilesIn(dir + "/lossy/capture"))
+    {
+        traced += Count("\n" + ReadWholeFile(dir + "/lossy/capture/" + name), "\nd ");
+    }
+    EXPECT_EQ(static_cast<double>(traced), dropped + lost);
+    // FlowMonitor counts every queue drop as a lost packet of its flow, and the losses on the
+    // wire once their flows end (its own timeout): at least the drops.
+    EXPECT_GE(ColumnSum(dir + "/lossy/flows.csv", "lost_packets"), dropped);
+
+    // Queues that hold everything and no loss: nothing dropped, nothing lost.
+    ASSERT_EQ(RunDlsim(" --link.queue=100000p --out=" + dir + "/lossless", output), 0) << output;
+    EXPECT_EQ(ColumnSum(dir + "/lossless/links.csv", "dropped_packets", &counted), 0.0);
+    EXPECT_TRUE(counted);
+    EXPECT_EQ(ColumnSum(dir + "/lossless/links.csv", "lost_packets"), 0.0);
+
+    // The flow model moves no packet through the devices: it says what it put on each
+    // direction, within 2% of what the packets of the same lossless run put there (its
+    // handshakes and timestamps-sized ACK estimate aside), and leaves the counts empty.
+    ASSERT_EQ(RunDlsim(" --link.queue=100000p --network.model=flow --out=" + dir + "/flow", output),
+              0)
+        << output;
+    const double packetBytes = ColumnSum(dir + "/lossless/links.csv", "tx_bytes");
+    const double flowBytes = ColumnSum(dir + "/flow/links.csv", "tx_bytes");
+    EXPECT_NEAR(flowBytes / packetBytes, 1.0, 0.02) << flowBytes << " against " << packetBytes;
+    ColumnSum(dir + "/flow/links.csv", "dropped_packets", &counted);
+    EXPECT_FALSE(counted);
+    fs::remove_all(dir);
+}
+
 TEST(Capture, AStoppedRunKeepsItsCapturesUnderPartialNames)
 {
     const std::string dir = FreshTempFolder("capture-stopped");
