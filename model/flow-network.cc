@@ -395,6 +395,8 @@ FlowNetwork::Connect(Ptr<Node> node,
     c.hystart = settings.linuxTcp && AttributeDefault<BooleanValue>("ns3::TcpCubic", "HyStart");
     c.hystartLowWindow = AttributeDefault<UintegerValue>("ns3::TcpCubic", "HyStartLowWindow");
     c.hystartMinSamples = AttributeDefault<UintegerValue>("ns3::TcpCubic", "HyStartMinSamples");
+    c.hystartAckDeltaSeconds
+        = AttributeDefault<TimeValue>("ns3::TcpCubic", "HyStartAckDelta").GetSeconds();
     c.connCount = TcpSocketDefault<UintegerValue>("ConnCount");
     // The Linux profile's sockets set Linux's first SYN timeout (LinuxTcpSocket).
     c.connTimeoutSeconds
@@ -414,6 +416,7 @@ FlowNetwork::Restart(Connection& c)
     c.ssthreshBytes = std::numeric_limits<double>::infinity();
     c.windowMaxBytes = 0.0;
     c.fromHystart = false;
+    c.hystartFound = false;
     c.lastSent = Time::Min();
     c.sinceLossBytes = 0.0;
 }
@@ -758,20 +761,51 @@ FlowNetwork::DelayAcks(const std::vector<uint32_t>& component, const std::vector
 bool
 FlowNetwork::LeaveSlowStart(Connection& c) const
 {
-    // Linux's HyStart (LinuxCubic, as the packet level runs it) ends slow start in the round
-    // whose smallest RTT sample exceeds the minimum RTT by an eighth of it (4 to 16 ms), from
-    // a window of HyStartLowWindow segments on, once HyStartMinSamples ACKs of the round (one
-    // segment each, as Linux ACKs a growing connection) have grown the window. A flow's own
-    // queue never gets there (its window stops growing at the path's capacity); the ACKs'
-    // wait behind the other direction's data does.
+    // Linux's HyStart (LinuxCubic, as the packet level runs it), once per connection, from a
+    // window of HyStartLowWindow segments on, has two ways out of slow start:
+    // - the round's smallest RTT sample exceeds the minimum RTT by an eighth of it (4 to 16 ms),
+    //   once HyStartMinSamples ACKs of the round (one segment each, as Linux ACKs a growing
+    //   connection) have grown the window. A flow's own queue never gets there (its window
+    //   stops growing at the path's capacity); the ACKs' wait behind the other direction's
+    //   data does;
+    // - an ACK train: the window's ACKs, no further apart than HyStartAckDelta, keep coming
+    //   for more than half the minimum RTT. They come as the window's segments leave its
+    //   slowest link, at its share of it (its rate, or the link's rate over the flows on it
+    //   where the window holds the flow back and its segments leave in a burst); ACKs that
+    //   waited behind the other direction's data come in one burst, and no train.
+    if (!c.hystart || c.hystartFound || c.windowBytes >= c.ssthreshBytes
+        || c.windowBytes < c.hystartLowWindow * c.segmentBytes)
+    {
+        return false;
+    }
     const double threshold = std::clamp(c.rttSeconds / 8.0, 0.004, 0.016);
-    if (!c.hystart || c.windowBytes >= c.ssthreshBytes
-        || c.windowBytes < c.hystartLowWindow * c.segmentBytes || c.ackDelaySeconds <= threshold)
+    bool found = c.ackDelaySeconds > threshold;
+    if (!found && c.ackDelaySeconds <= 0.0)
+    {
+        // Max-min sharing gives a flow its slowest link's even share at least: more where
+        // the link holds it back, less where its window does.
+        double even = std::numeric_limits<double>::infinity();
+        for (uint32_t l : c.links)
+        {
+            even = std::min(
+                even,
+                m_links[l].payloadBytesPerSecond
+                    / static_cast<double>(std::max<size_t>(1, m_links[l].connections.size())));
+        }
+        const double share = std::max(c.rate, even);
+        found = share > 0.0 && c.segmentBytes / share <= c.hystartAckDeltaSeconds
+                && Window(c) / share > c.rttSeconds / 2.0;
+    }
+    if (!found)
     {
         return false;
     }
     c.windowBytes = std::min(
         {c.bufferBytes, c.ssthreshBytes, c.windowBytes + c.hystartMinSamples * c.segmentBytes});
+    NS_LOG_INFO("flow to node " << c.to << ": HyStart leaves slow start at window "
+                                << c.windowBytes / c.segmentBytes << " segments (ACKs wait "
+                                << c.ackDelaySeconds * 1e3 << " ms)");
+    c.hystartFound = true;
     c.ssthreshBytes = c.windowBytes;
     // CUBIC's epoch starts here, from this window (Linux: no W_max yet, so K = 0).
     c.windowMaxBytes = c.windowBytes;
@@ -858,11 +892,25 @@ FlowNetwork::StartHead(uint32_t id)
         double idle = (Simulator::Now() - c.lastSent).GetSeconds();
         // CUBIC's curve does not count the idle time (Linux moves its epoch on).
         c.lastLoss += Simulator::Now() - c.lastSent;
+        const double before = c.windowBytes;
+        if (idle > c.rtoSeconds)
+        {
+            // Slow start takes the window back to where it was, or three quarters of it
+            // (tcp_cwnd_restart: tcp_current_ssthresh).
+            c.ssthreshBytes = std::max(c.ssthreshBytes, 0.75 * c.windowBytes);
+        }
         while ((idle -= c.rtoSeconds) > 0.0 && c.windowBytes > c.initialWindowBytes)
         {
             c.windowBytes = std::max(c.initialWindowBytes, c.windowBytes / 2.0);
         }
+        NS_LOG_INFO("flow " << id << " to node " << c.to << " idle "
+                            << (Simulator::Now() - c.lastSent).As(Time::MS) << " (RTO "
+                            << c.rtoSeconds * 1e3 << " ms) window " << before << " -> "
+                            << c.windowBytes << " ssthresh " << c.ssthreshBytes);
     }
+    NS_LOG_INFO("flow " << id << " to node " << c.to << " starts " << c.queue.front().framed->size()
+                        << " B, window " << c.windowBytes << " rtt " << RoundTrip(c) * 1e3
+                        << " ms");
     Activate(id);
     ++m_events;
     if (Blocked(c))
@@ -1261,6 +1309,7 @@ FlowNetwork::OnEvent()
             GrowWindow(c, c.roundStartBytes);
         }
         Deactivate(id);
+        NS_LOG_INFO("flow " << id << " to node " << c.to << " ends, window " << c.windowBytes);
         c.lastSent = now;
         const uint32_t to = c.to;
         Simulator::Schedule(Seconds(c.deliveryDelay),

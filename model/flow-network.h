@@ -224,6 +224,8 @@ class FlowNetwork : public Object
         bool hystart = false;          ///< slow start ends when the round trip grows (Linux's)
         uint32_t hystartLowWindow = 16; ///< HyStart acts from this window (segments)
         uint32_t hystartMinSamples = 8; ///< RTT samples of a round before it acts
+        double hystartAckDeltaSeconds = 0.002; ///< ACKs this close form a train
+        bool hystartFound = false;             ///< HyStart acted (it acts once)
         bool fromHystart = false;       ///< CUBIC's epoch began at HyStart's exit, not at a loss
         double ackDelaySeconds = 0.0;   ///< its ACKs' wait behind the other direction's data
         bool restFits = false;          ///< RestFits at the last event (a change marks the flow)
