@@ -130,6 +130,34 @@ StandingDelayOf(Ptr<PointToPointNetDevice> device, double bitsPerSecond)
     return seconds(disc->GetMaxSize());
 }
 
+/**
+ * What a drop-tail queue in front of `device` holds, in bytes: its device queue, or its queue
+ * disc's size; infinity for a discipline that drops before it is full (an AQM with a target
+ * delay, e.g. CoDel): no overflow to speak of there.
+ */
+double
+QueueBytesOf(Ptr<PointToPointNetDevice> device)
+{
+    auto bytes = [&](QueueSize size)
+    {
+        return size.GetUnit() == QueueSizeUnit::PACKETS
+                   ? size.GetValue() * (device->GetMtu() + 2.0) // PPP's header
+                   : static_cast<double>(size.GetValue());
+    };
+    Ptr<TrafficControlLayer> tc = device->GetNode()->GetObject<TrafficControlLayer>();
+    Ptr<QueueDisc> disc = tc ? tc->GetRootQueueDiscOnDevice(device) : nullptr;
+    if (!disc)
+    {
+        return bytes(device->GetQueue()->GetMaxSize());
+    }
+    TypeId::AttributeInformation target;
+    if (disc->GetInstanceTypeId().LookupAttributeByName("Target", &target))
+    {
+        return std::numeric_limits<double>::infinity();
+    }
+    return bytes(disc->GetMaxSize());
+}
+
 /// CUBIC's constants (RFC 8312): the window's cut at a loss and its curve's scale.
 constexpr double kCubicBeta = 0.7;
 constexpr double kCubicC = 0.4;
@@ -215,6 +243,7 @@ FlowNetwork::LinkOf(Ptr<NetDevice> device)
     link.bitsPerSecond = static_cast<double>(rate.Get().GetBitRate());
     link.latencySeconds = delay.Get().GetSeconds();
     link.standingSeconds = StandingDelayOf(p2p, link.bitsPerSecond);
+    link.queueBytes = QueueBytesOf(p2p);
     link.device = p2p;
     Ptr<NetDevice> other
         = channel->GetDevice(0) == device ? channel->GetDevice(1) : channel->GetDevice(0);
@@ -678,6 +707,49 @@ uint64_t
 FlowNetwork::GetEvents() const
 {
     return m_events;
+}
+
+uint64_t
+FlowNetwork::GetOverflows(Ptr<NetDevice> device) const
+{
+    const auto it = m_linkOfDevice.find(device);
+    return it == m_linkOfDevice.end() ? 0 : m_links[it->second].overflows;
+}
+
+void
+FlowNetwork::CheckOverflow(const std::vector<uint32_t>& component,
+                           const std::vector<uint32_t>& flows)
+{
+    // A window beyond what its flow's rate keeps in flight over its round trip waits in a
+    // queue; over packets the bursts of the windows that share a link's queue do not fit it
+    // once those excesses exceed it, and segments drop.
+    m_queued.resize(m_links.size());
+    for (uint32_t l : component)
+    {
+        m_queued[l] = 0.0;
+    }
+    for (uint32_t id : flows)
+    {
+        const Connection& c = m_connections[id];
+        if (c.active && !c.stalled)
+        {
+            const double excess = std::max(0.0, Window(c) - c.rate * c.rttSeconds);
+            for (uint32_t l : c.links)
+            {
+                m_queued[l] += excess;
+            }
+        }
+    }
+    for (uint32_t l : component)
+    {
+        Link& link = m_links[l];
+        const bool overflowing = m_queued[l] > link.queueBytes;
+        if (overflowing && !link.overflowing)
+        {
+            ++link.overflows;
+        }
+        link.overflowing = overflowing;
+    }
 }
 
 uint64_t
@@ -1201,6 +1273,7 @@ FlowNetwork::Reschedule()
         capacity[l] = std::max(0.0, capacity[l]);
     }
     Fill(component, flows, capacity);
+    CheckOverflow(component, flows);
     // The next event: a flow's end, or a window's doubling while it limits its flow.
     double next = std::numeric_limits<double>::infinity();
     for (const Connection& c : m_connections)

@@ -169,6 +169,14 @@ class FlowNetwork : public Object
     uint64_t GetTxBytes(Ptr<NetDevice> device);
 
     /**
+     * \param device a point-to-point link direction's sending device
+     * \return how many times the windows of the flows over it came to exceed what its pipe and
+     * its drop-tail queue hold: where TCP over packets would lose segments to the queue's
+     * overflow, which the flow model does not model (it stays optimistic there)
+     */
+    uint64_t GetOverflows(Ptr<NetDevice> device) const;
+
+    /**
      * \brief A point-to-point device's DataRate has just changed (a rate trace's step): the
      * flows over that link direction take the new rate from now. Does nothing when the
      * simulation has no flow network, or the device is unknown to it (its rate is read when a
@@ -192,6 +200,9 @@ class FlowNetwork : public Object
         uint32_t reverse = 0;               ///< the link's other direction
         std::vector<uint32_t> connections;  ///< active flows over it (by connection)
         double txBytes = 0.0;               ///< put on it so far (GetTxBytes)
+        double queueBytes = 0.0;            ///< what its drop-tail queue holds (infinity: AQM)
+        bool overflowing = false;           ///< the windows over it exceed pipe and queue now
+        uint64_t overflows = 0;             ///< times they came to (GetOverflows)
     };
 
     struct Queued
@@ -319,6 +330,8 @@ class FlowNetwork : public Object
     static double RoundTrip(const Connection& c);
     /// The ACKs' wait of a component's flows behind their route's other direction's data.
     void DelayAcks(const std::vector<uint32_t>& component, const std::vector<uint32_t>& flows);
+    /// Count the links of `component` whose windows came to overflow them (GetOverflows).
+    void CheckOverflow(const std::vector<uint32_t>& component, const std::vector<uint32_t>& flows);
     /// Linux's HyStart at a window step: whether slow start ends here (and the window it ends at).
     bool LeaveSlowStart(Connection& c) const;
     /// Whether a connection's window grows at its next step: below its send buffer, it limits
@@ -351,7 +364,8 @@ class FlowNetwork : public Object
     std::vector<uint32_t> m_count;
     std::vector<uint32_t> m_version;
     std::vector<char> m_fixed;
-    std::vector<double> m_burst; ///< by link: the windows queued there (DelayAcks)
+    std::vector<double> m_burst;  ///< by link: the windows queued there (DelayAcks)
+    std::vector<double> m_queued; ///< by link: the windows beyond the pipe (CheckOverflow)
 };
 
 } // namespace ns3

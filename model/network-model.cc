@@ -32,7 +32,9 @@ NetworkModelRegistration::Builtins()
     };
     flow.carried = [](Ptr<NetDevice> device)
     {
-        return FlowNetwork::Get()->GetTxBytes(device);
+        Ptr<FlowNetwork> network = FlowNetwork::Get();
+        return NetworkModelRegistration::Carried{network->GetTxBytes(device),
+                                                 network->GetOverflows(device)};
     };
     return {packet, flow};
 }

@@ -30,10 +30,15 @@ struct NetworkModelRegistration
     /// Makes one learner's transport from the application's TCP settings.
     std::function<Ptr<MessageTransport>(uint32_t learner, const TcpTransportSettings& settings)>
         create;
-    /// The bytes a link direction's sending device carried by the end of the run (links.csv),
-    /// for a model that moves no packets through the devices; unset: the devices' own traces
-    /// count every packet they transmit.
-    std::function<uint64_t(Ptr<NetDevice> device)> carried;
+    /// What a model that moves no packets through the devices says of one link direction at
+    /// the end of the run.
+    struct Carried
+    {
+        uint64_t txBytes = 0;   ///< the bytes its sending device carried (links.csv)
+        uint64_t overflows = 0; ///< times its queue would have overflowed over packets
+    };
+    /// Unset: the devices' own traces count every packet they transmit and drop.
+    std::function<Carried(Ptr<NetDevice> device)> carried;
 
     /// \return dlsim's own network models: packet, flow
     static std::vector<NetworkModelRegistration> Builtins();

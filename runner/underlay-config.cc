@@ -390,7 +390,8 @@ UnderlayConfig::Describe(const Underlay& underlay) const
     return s.str();
 }
 
-LinkUsage::LinkUsage(const Underlay& underlay, std::function<uint64_t(Ptr<NetDevice>)> carried)
+LinkUsage::LinkUsage(const Underlay& underlay,
+                     std::function<NetworkModelRegistration::Carried(Ptr<NetDevice>)> carried)
     : m_links(underlay.links), m_carried(std::move(carried)), m_bytes(underlay.links.size(), 0),
       m_dropped(underlay.links.size(), -1), m_lost(underlay.links.size(), -1)
 {
@@ -433,7 +434,7 @@ LinkUsage::LinkUsage(const Underlay& underlay, std::function<uint64_t(Ptr<NetDev
 }
 
 void
-LinkUsage::WriteCsv(const std::string& path, double simulatedSeconds) const
+LinkUsage::WriteCsv(const std::string& path, double simulatedSeconds, std::ostream& log) const
 {
     auto count = [](int64_t n)
     {
@@ -443,19 +444,49 @@ LinkUsage::WriteCsv(const std::string& path, double simulatedSeconds) const
     out << "from,to,role,bandwidth_bps,latency_s,loss,queue,trace,tx_bytes,utilisation,"
            "dropped_packets,lost_packets\n"
         << std::setprecision(12);
+    uint64_t dropped = 0;
+    uint64_t lost = 0;
+    uint64_t overflows = 0;
+    uint32_t droppingLinks = 0;
     for (size_t k = 0; k < m_links.size(); ++k)
     {
         const UnderlayLink& l = m_links[k];
-        const uint64_t bytes = m_carried ? m_carried(l.device) : m_bytes[k];
-        double utilisation = simulatedSeconds > 0 ? static_cast<double>(bytes) * 8.0
+        NetworkModelRegistration::Carried carried{m_bytes[k], 0};
+        if (m_carried)
+        {
+            carried = m_carried(l.device);
+        }
+        double utilisation = simulatedSeconds > 0 ? static_cast<double>(carried.txBytes) * 8.0
                                                         / (l.bandwidthBps * simulatedSeconds)
                                                   : 0.0;
         out << l.from << "," << l.to << "," << l.role << "," << l.bandwidthBps << ","
-            << l.latencySeconds << "," << l.loss << "," << l.queue << "," << l.trace << "," << bytes
-            << "," << std::setprecision(6) << utilisation << std::setprecision(12) << ","
-            << count(m_dropped[k]) << "," << count(m_lost[k]) << "\n";
+            << l.latencySeconds << "," << l.loss << "," << l.queue << "," << l.trace << ","
+            << carried.txBytes << "," << std::setprecision(6) << utilisation
+            << std::setprecision(12) << "," << count(m_dropped[k]) << "," << count(m_lost[k])
+            << "\n";
+        dropped += std::max<int64_t>(0, m_dropped[k]);
+        lost += std::max<int64_t>(0, m_lost[k]);
+        overflows += carried.overflows;
+        droppingLinks += m_dropped[k] > 0 || carried.overflows > 0 ? 1 : 0;
     }
     WriteFileAtomically(path, out.str());
+    if (m_carried)
+    {
+        if (overflows > 0)
+        {
+            log << "note: the flows' windows came to exceed the queues of " << droppingLinks
+                << " link directions (" << overflows
+                << " times): over packets those queues would drop segments and TCP would spend "
+                   "time recovering, which the flow model does not simulate; its times are "
+                   "optimistic there (network.model = packet is the reference)"
+                << std::endl;
+        }
+    }
+    else
+    {
+        log << "links: " << dropped << " packets dropped by full queues (on " << droppingLinks
+            << " link directions), " << lost << " lost on links (links.csv)" << std::endl;
+    }
 }
 
 } // namespace ns3

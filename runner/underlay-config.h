@@ -8,6 +8,7 @@
 #ifndef DLSIM_UNDERLAY_CONFIG_H
 #define DLSIM_UNDERLAY_CONFIG_H
 
+#include "network-model.h"
 #include "ns3/node-container.h"
 #include "overlay-graph.h"
 #include "scenario-config.h"
@@ -124,16 +125,24 @@ class LinkUsage
   public:
     /**
      * \param underlay the links to count
-     * \param carried the bytes a link direction's device carried, for a network model that moves
-     * no packets through the devices (flows); unset: the devices' PhyTxEnd traces count them
+     * \param carried what a network model that moves no packets through the devices (flows)
+     * says of a link direction; unset: the devices' own traces count what they send and drop
      */
-    LinkUsage(const Underlay& underlay, std::function<uint64_t(Ptr<NetDevice>)> carried);
-    /// links.csv: each link direction with its parameters, bytes sent, utilisation and losses.
-    void WriteCsv(const std::string& path, double simulatedSeconds) const;
+    LinkUsage(const Underlay& underlay,
+              std::function<NetworkModelRegistration::Carried(Ptr<NetDevice>)> carried);
+    /**
+     * \brief links.csv: each link direction with its parameters, bytes sent, utilisation and
+     * losses; and one line for the run log on what the queues dropped (or, with a network model
+     * that moves no packets, would have)
+     * \param path where links.csv goes
+     * \param simulatedSeconds the run's simulated time (utilisation)
+     * \param log where the line goes
+     */
+    void WriteCsv(const std::string& path, double simulatedSeconds, std::ostream& log) const;
 
   private:
     std::vector<UnderlayLink> m_links;
-    std::function<uint64_t(Ptr<NetDevice>)> m_carried;
+    std::function<NetworkModelRegistration::Carried(Ptr<NetDevice>)> m_carried;
     std::vector<uint64_t> m_bytes;
     /// Per direction: packets dropped by its queue (or queue disc) and lost on the way in;
     /// -1 where they cannot be counted (Wi-Fi, whose MAC retries and drops are its own; flows).

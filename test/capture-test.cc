@@ -304,6 +304,10 @@ TEST(Capture, QueueDropsAndLossesAreCountedWhereNs3sOwnTracesSeeThem)
     const double lost = ColumnSum(dir + "/lossy/links.csv", "lost_packets");
     EXPECT_GT(dropped, 0.0);
     EXPECT_GT(lost, 0.0);
+    EXPECT_NE(output.find("links: " + std::to_string(static_cast<uint64_t>(dropped))
+                          + " packets dropped by full queues"),
+              std::string::npos)
+        << output;
     size_t traced = 0;
     for (const auto& name : FilesIn(dir + "/lossy/capture"))
     {
@@ -322,10 +326,20 @@ TEST(Capture, QueueDropsAndLossesAreCountedWhereNs3sOwnTracesSeeThem)
 
     // The flow model moves no packet through the devices: it says what it put on each
     // direction, within 2% of what the packets of the same lossless run put there (its
-    // handshakes and timestamps-sized ACK estimate aside), and leaves the counts empty.
+    // handshakes and timestamps-sized ACK estimate aside), and leaves the counts empty. It
+    // notes where its windows would overflow a queue, as over the two-packet queues above, and
+    // only there.
     ASSERT_EQ(RunDlsim(" --link.queue=100000p --network.model=flow --out=" + dir + "/flow", output),
               0)
         << output;
+    const std::string overflowNote = "note: the flows' windows came to exceed the queues of";
+    EXPECT_EQ(output.find(overflowNote), std::string::npos) << output;
+    std::string lossyFlows;
+    ASSERT_EQ(
+        RunDlsim(" --link.queue=2p --network.model=flow --out=" + dir + "/flow-lossy", lossyFlows),
+        0)
+        << lossyFlows;
+    EXPECT_NE(lossyFlows.find(overflowNote), std::string::npos) << lossyFlows;
     const double packetBytes = ColumnSum(dir + "/lossless/links.csv", "tx_bytes");
     const double flowBytes = ColumnSum(dir + "/flow/links.csv", "tx_bytes");
     EXPECT_NEAR(flowBytes / packetBytes, 1.0, 0.02) << flowBytes << " against " << packetBytes;
