@@ -158,6 +158,17 @@ QueueBytesOf(Ptr<PointToPointNetDevice> device)
     return bytes(disc->GetMaxSize());
 }
 
+/// `byLink` holds `links` entries, 0 on the links of `component` (the others keep theirs).
+void
+ZeroOn(std::vector<double>& byLink, size_t links, const std::vector<uint32_t>& component)
+{
+    byLink.resize(links);
+    for (uint32_t l : component)
+    {
+        byLink[l] = 0.0;
+    }
+}
+
 /// CUBIC's constants (RFC 8312): the window's cut at a loss and its curve's scale.
 constexpr double kCubicBeta = 0.7;
 constexpr double kCubicC = 0.4;
@@ -723,11 +734,7 @@ FlowNetwork::CheckOverflow(const std::vector<uint32_t>& component,
     // A window beyond what its flow's rate keeps in flight over its round trip waits in a
     // queue; over packets the bursts of the windows that share a link's queue do not fit it
     // once those excesses exceed it, and segments drop.
-    m_queued.resize(m_links.size());
-    for (uint32_t l : component)
-    {
-        m_queued[l] = 0.0;
-    }
+    ZeroOn(m_queued, m_links.size(), component);
     for (uint32_t id : flows)
     {
         const Connection& c = m_connections[id];
@@ -804,11 +811,7 @@ FlowNetwork::DelayAcks(const std::vector<uint32_t>& component, const std::vector
     // W/C + latency, and stays short of its rate while the windows grow. The wait, per link
     // the ACKs cross: the windows queued there (of the flows it is the slowest link of, at most
     // the queue's capacity), less the latency they overlap with.
-    m_burst.resize(m_links.size());
-    for (uint32_t l : component)
-    {
-        m_burst[l] = 0.0;
-    }
+    ZeroOn(m_burst, m_links.size(), component);
     for (uint32_t id : flows)
     {
         const Connection& c = m_connections[id];
