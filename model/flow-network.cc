@@ -98,45 +98,12 @@ TcpSocketDefault(const std::string& name)
 }
 
 /**
- * The queueing delay a bulk TCP flow keeps on a link direction, which its RTT estimate (and so
- * its retransmission timeout) includes: an AQM's target delay where a queue discipline has one
- * (CoDel, FQ-CoDel: Target), else the time to send a full queue (the discipline's limit, or the
- * device's drop-tail queue; loss-based TCP fills it).
+ * The queue in front of `device`: a queue discipline's (its limit, or where it has a target
+ * delay, CoDel and FQ-CoDel, that target: it drops before it is full) or else the device's
+ * drop-tail queue.
  */
-double
-StandingDelayOf(Ptr<PointToPointNetDevice> device, double bitsPerSecond)
-{
-    const double packetBytes = device->GetMtu() + 2.0; // PPP's header
-    auto seconds = [&](QueueSize size)
-    {
-        const double bytes = size.GetUnit() == QueueSizeUnit::PACKETS
-                                 ? size.GetValue() * packetBytes
-                                 : static_cast<double>(size.GetValue());
-        return bytes * 8.0 / bitsPerSecond;
-    };
-    Ptr<TrafficControlLayer> tc = device->GetNode()->GetObject<TrafficControlLayer>();
-    Ptr<QueueDisc> disc = tc ? tc->GetRootQueueDiscOnDevice(device) : nullptr;
-    if (!disc)
-    {
-        return seconds(device->GetQueue()->GetMaxSize());
-    }
-    TypeId::AttributeInformation target;
-    if (disc->GetInstanceTypeId().LookupAttributeByName("Target", &target))
-    {
-        TimeValue value;
-        disc->GetAttribute("Target", value);
-        return value.Get().GetSeconds();
-    }
-    return seconds(disc->GetMaxSize());
-}
-
-/**
- * What a drop-tail queue in front of `device` holds, in bytes: its device queue, or its queue
- * disc's size; infinity for a discipline that drops before it is full (an AQM with a target
- * delay, e.g. CoDel): no overflow to speak of there.
- */
-double
-QueueBytesOf(Ptr<PointToPointNetDevice> device)
+QueueLimit
+QueueLimitOf(Ptr<PointToPointNetDevice> device)
 {
     auto bytes = [&](QueueSize size)
     {
@@ -148,14 +115,27 @@ QueueBytesOf(Ptr<PointToPointNetDevice> device)
     Ptr<QueueDisc> disc = tc ? tc->GetRootQueueDiscOnDevice(device) : nullptr;
     if (!disc)
     {
-        return bytes(device->GetQueue()->GetMaxSize());
+        return {bytes(device->GetQueue()->GetMaxSize()), -1.0};
     }
     TypeId::AttributeInformation target;
     if (disc->GetInstanceTypeId().LookupAttributeByName("Target", &target))
     {
-        return std::numeric_limits<double>::infinity();
+        TimeValue value;
+        disc->GetAttribute("Target", value);
+        return {std::numeric_limits<double>::infinity(), value.Get().GetSeconds()};
     }
-    return bytes(disc->GetMaxSize());
+    return {bytes(disc->GetMaxSize()), -1.0};
+}
+
+/**
+ * The queueing delay a bulk TCP flow keeps on a link direction, which its RTT estimate (and so
+ * its retransmission timeout) includes: an AQM's target delay, else the time to send a full
+ * drop-tail queue (loss-based TCP fills it).
+ */
+double
+StandingDelayOf(const QueueLimit& queue, double bitsPerSecond)
+{
+    return queue.targetSeconds >= 0.0 ? queue.targetSeconds : queue.bytes * 8.0 / bitsPerSecond;
 }
 
 /// `byLink` holds `links` entries, 0 on the links of `component` (the others keep theirs).
@@ -253,8 +233,8 @@ FlowNetwork::LinkOf(Ptr<NetDevice> device)
     Link link;
     link.bitsPerSecond = static_cast<double>(rate.Get().GetBitRate());
     link.latencySeconds = delay.Get().GetSeconds();
-    link.standingSeconds = StandingDelayOf(p2p, link.bitsPerSecond);
-    link.queueBytes = QueueBytesOf(p2p);
+    link.queue = QueueLimitOf(p2p);
+    link.standingSeconds = StandingDelayOf(link.queue, link.bitsPerSecond);
     link.device = p2p;
     Ptr<NetDevice> other
         = channel->GetDevice(0) == device ? channel->GetDevice(1) : channel->GetDevice(0);
@@ -390,7 +370,7 @@ FlowNetwork::SetRate(uint32_t link, double bitsPerSecond)
     Advance();
     MarkLink(link);
     m_links[link].bitsPerSecond = bitsPerSecond;
-    m_links[link].standingSeconds = StandingDelayOf(m_links[link].device, bitsPerSecond);
+    m_links[link].standingSeconds = StandingDelayOf(m_links[link].queue, bitsPerSecond);
     for (Connection& c : m_connections)
     {
         if (std::find(c.links.begin(), c.links.end(), link) != c.links.end())
@@ -750,7 +730,7 @@ FlowNetwork::CheckOverflow(const std::vector<uint32_t>& component,
     for (uint32_t l : component)
     {
         Link& link = m_links[l];
-        const bool overflowing = m_queued[l] > link.queueBytes;
+        const bool overflowing = m_queued[l] > link.queue.bytes;
         if (overflowing && !link.overflowing)
         {
             ++link.overflows;

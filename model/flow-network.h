@@ -34,6 +34,13 @@ class FlowModelError : public std::runtime_error
     using std::runtime_error::runtime_error;
 };
 
+/// What the queue in front of a link direction holds.
+struct QueueLimit
+{
+    double bytes = 0.0;          ///< a drop-tail queue's size (infinity for an AQM)
+    double targetSeconds = -1.0; ///< an AQM's target delay (negative: drop-tail)
+};
+
 /**
  * \brief Every message of a simulation as a fluid flow over the point-to-point links of its
  * route, the links shared max-min fairly with weights inversely proportional to the flows'
@@ -51,9 +58,11 @@ class FlowModelError : public std::runtime_error
  * its round trip. This is where two-way traffic falls into step (ACK compression, Zhang, Shenker
  * and Clark 1991): each connection sends its window as a burst, the ACKs queued behind it leave
  * together and release the next burst one latency later, so a link direction is busy for W/C of
- * every W/C + latency. With the Linux profile, HyStart ends slow start when that wait exceeds an
- * eighth of the round trip (4 to 16 ms), and the window then grows as Linux's CUBIC without a
- * W_max (at least 5% a round trip). A message
+ * every W/C + latency. With the Linux profile, HyStart ends slow start, once per connection,
+ * when that wait exceeds an eighth of the round trip (4 to 16 ms) or when the window's ACKs, at
+ * the flow's share of its slowest link, span half the round trip (its ACK train), and the window
+ * then grows as Linux's CUBIC without a W_max (at least 5% a round trip); an idle restart keeps
+ * ssthresh at three quarters of the old window at least. A message
  * arrives one propagation delay, plus one segment's transmission on every later hop, after its last
  * byte left. Messages of one connection go one after the other (one TCP stream). Random loss
  * on a route (a link's ReceiveErrorModel: a RateErrorModel in packets, as link.loss installs),
@@ -74,7 +83,7 @@ class FlowModelError : public std::runtime_error
  * the timeout of a flow held back by its slowest link includes that link's standing queue
  * (TCP's RTT estimate does). A message whose last byte left before an outage still arrives.
  * Not modelled: a flow's own queueing delay, the unfair sharing of a link by the bursts of several
- * connections, a queue's overflow, TCP cross traffic.
+ * connections, a queue's overflow (only counted, GetOverflows), TCP cross traffic.
  */
 class FlowNetwork : public Object
 {
@@ -200,7 +209,7 @@ class FlowNetwork : public Object
         uint32_t reverse = 0;               ///< the link's other direction
         std::vector<uint32_t> connections;  ///< active flows over it (by connection)
         double txBytes = 0.0;               ///< put on it so far (GetTxBytes)
-        double queueBytes = 0.0;            ///< what its drop-tail queue holds (infinity: AQM)
+        QueueLimit queue;                   ///< its queue (QueueLimitOf)
         bool overflowing = false;           ///< the windows over it exceed pipe and queue now
         uint64_t overflows = 0;             ///< times they came to (GetOverflows)
     };
