@@ -620,6 +620,9 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
         << ", \"metadata\": " << s.metadataBytesPerNode
         << ", \"total\": " << s.valueBytesPerNode + s.metadataBytesPerNode << "},\n"
         << "  \"wire_bytes_per_node\": " << s.wireBytesPerNode << ",\n"
+        << "  \"queues\": {\"dropped_packets\": " << opt(s.droppedPackets)
+        << ", \"lost_packets\": " << opt(s.lostPackets)
+        << ", \"flow_overflows\": " << opt(s.flowOverflows) << "},\n"
         << "  \"wall_time_s\": " << s.wallSeconds << ",\n"
         << "  \"training_cpu_s\": " << s.trainingCpuSeconds << ",\n"
         << "  \"rounds_run\": {\"mode\": " << JsonString(s.roundMode)

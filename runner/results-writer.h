@@ -80,6 +80,12 @@ struct RunSummary
     uint32_t recoveries = 0;
     uint32_t linkOutages = 0;
     std::vector<uint32_t> lostLearners;
+    /// The network's queues (links.csv): packets dropped by full queues and lost on links over
+    /// packets; with a network model that moves no packets (flows), none of those, but how many
+    /// times the flows' windows came to exceed a queue.
+    std::optional<uint64_t> droppedPackets;
+    std::optional<uint64_t> lostPackets;
+    std::optional<uint64_t> flowOverflows;
 };
 
 /**

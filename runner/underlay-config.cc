@@ -15,6 +15,7 @@
 #include "rate-trace-helper.h"
 #include "rate-trace.h"
 #include "result-files.h"
+#include "results-writer.h"
 #include "underlay-registry.h"
 
 #include <algorithm>
@@ -433,6 +434,29 @@ LinkUsage::LinkUsage(const Underlay& underlay,
     }
 }
 
+NetworkModelRegistration::Carried
+LinkUsage::CarriedBy(size_t k) const
+{
+    return m_carried ? m_carried(m_links[k].device)
+                     : NetworkModelRegistration::Carried{m_bytes[k], 0};
+}
+
+LinkUsage::Totals
+LinkUsage::Sum() const
+{
+    Totals totals;
+    for (size_t k = 0; k < m_links.size(); ++k)
+    {
+        const uint64_t overflows = CarriedBy(k).overflows;
+        totals.dropped += std::max<int64_t>(0, m_dropped[k]);
+        totals.lost += std::max<int64_t>(0, m_lost[k]);
+        totals.overflows += overflows;
+        totals.links += m_dropped[k] > 0 || overflows > 0 ? 1 : 0;
+        totals.uncounted = totals.uncounted || (!m_carried && m_dropped[k] < 0);
+    }
+    return totals;
+}
+
 void
 LinkUsage::WriteCsv(const std::string& path, double simulatedSeconds, std::ostream& log) const
 {
@@ -444,38 +468,26 @@ LinkUsage::WriteCsv(const std::string& path, double simulatedSeconds, std::ostre
     out << "from,to,role,bandwidth_bps,latency_s,loss,queue,trace,tx_bytes,utilisation,"
            "dropped_packets,lost_packets\n"
         << std::setprecision(12);
-    uint64_t dropped = 0;
-    uint64_t lost = 0;
-    uint64_t overflows = 0;
-    uint32_t droppingLinks = 0;
     for (size_t k = 0; k < m_links.size(); ++k)
     {
         const UnderlayLink& l = m_links[k];
-        NetworkModelRegistration::Carried carried{m_bytes[k], 0};
-        if (m_carried)
-        {
-            carried = m_carried(l.device);
-        }
-        double utilisation = simulatedSeconds > 0 ? static_cast<double>(carried.txBytes) * 8.0
+        const uint64_t bytes = CarriedBy(k).txBytes;
+        double utilisation = simulatedSeconds > 0 ? static_cast<double>(bytes) * 8.0
                                                         / (l.bandwidthBps * simulatedSeconds)
                                                   : 0.0;
         out << l.from << "," << l.to << "," << l.role << "," << l.bandwidthBps << ","
-            << l.latencySeconds << "," << l.loss << "," << l.queue << "," << l.trace << ","
-            << carried.txBytes << "," << std::setprecision(6) << utilisation
-            << std::setprecision(12) << "," << count(m_dropped[k]) << "," << count(m_lost[k])
-            << "\n";
-        dropped += std::max<int64_t>(0, m_dropped[k]);
-        lost += std::max<int64_t>(0, m_lost[k]);
-        overflows += carried.overflows;
-        droppingLinks += m_dropped[k] > 0 || carried.overflows > 0 ? 1 : 0;
+            << l.latencySeconds << "," << l.loss << "," << l.queue << "," << l.trace << "," << bytes
+            << "," << std::setprecision(6) << utilisation << std::setprecision(12) << ","
+            << count(m_dropped[k]) << "," << count(m_lost[k]) << "\n";
     }
     WriteFileAtomically(path, out.str());
+    const Totals totals = Sum();
     if (m_carried)
     {
-        if (overflows > 0)
+        if (totals.overflows > 0)
         {
-            log << "note: the flows' windows came to exceed the queues of " << droppingLinks
-                << " link directions (" << overflows
+            log << "note: the flows' windows came to exceed the queues of " << totals.links
+                << " link directions (" << totals.overflows
                 << " times): over packets those queues would drop segments and TCP would spend "
                    "time recovering, which the flow model does not simulate; its times are "
                    "optimistic there (network.model = packet is the reference)"
@@ -484,8 +496,25 @@ LinkUsage::WriteCsv(const std::string& path, double simulatedSeconds, std::ostre
     }
     else
     {
-        log << "links: " << dropped << " packets dropped by full queues (on " << droppingLinks
-            << " link directions), " << lost << " lost on links (links.csv)" << std::endl;
+        log << "links: " << totals.dropped << " packets dropped by full queues (on " << totals.links
+            << " link directions), " << totals.lost << " lost on links"
+            << (totals.uncounted ? ", the Wi-Fi links' own not counted" : "") << " (links.csv)"
+            << std::endl;
+    }
+}
+
+void
+LinkUsage::Summarise(RunSummary& summary) const
+{
+    const Totals totals = Sum();
+    if (m_carried)
+    {
+        summary.flowOverflows = totals.overflows;
+    }
+    else if (!totals.uncounted)
+    {
+        summary.droppedPackets = totals.dropped;
+        summary.lostPackets = totals.lost;
     }
 }
 

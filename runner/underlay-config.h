@@ -24,6 +24,8 @@
 namespace ns3
 {
 
+struct RunSummary;
+
 class UnderlayHelper;
 
 struct UnderlayRegistration;
@@ -140,7 +142,27 @@ class LinkUsage
      */
     void WriteCsv(const std::string& path, double simulatedSeconds, std::ostream& log) const;
 
+    /**
+     * \brief The run's totals (after the simulation): packets dropped by full queues and lost
+     * on links, or with a model that moves no packets, none of those but its overflow count.
+     * \param summary where they go
+     */
+    void Summarise(RunSummary& summary) const;
+
   private:
+    /// What the queues of the whole underlay did.
+    struct Totals
+    {
+        uint64_t dropped = 0;   ///< packets dropped by full queues (packets)
+        uint64_t lost = 0;      ///< packets lost on links (packets)
+        uint64_t overflows = 0; ///< times a queue would have overflowed (flows)
+        uint32_t links = 0;     ///< link directions with drops or overflows
+        bool uncounted = false; ///< some directions cannot count theirs (Wi-Fi)
+    };
+    /// \param k a link direction's index: what it carried (and, with flows, overflowed)
+    NetworkModelRegistration::Carried CarriedBy(size_t k) const;
+    Totals Sum() const;
+
     std::vector<UnderlayLink> m_links;
     std::function<NetworkModelRegistration::Carried(Ptr<NetDevice>)> m_carried;
     std::vector<uint64_t> m_bytes;

@@ -308,6 +308,12 @@ TEST(Capture, QueueDropsAndLossesAreCountedWhereNs3sOwnTracesSeeThem)
                           + " packets dropped by full queues"),
               std::string::npos)
         << output;
+    EXPECT_NE(ReadWholeFile(dir + "/lossy/summary.json")
+                  .find("\"queues\": {\"dropped_packets\": "
+                        + std::to_string(static_cast<uint64_t>(dropped))
+                        + ", \"lost_packets\": " + std::to_string(static_cast<uint64_t>(lost))
+                        + ", \"flow_overflows\": null}"),
+              std::string::npos);
     size_t traced = 0;
     for (const auto& name : FilesIn(dir + "/lossy/capture"))
     {
@@ -340,6 +346,12 @@ TEST(Capture, QueueDropsAndLossesAreCountedWhereNs3sOwnTracesSeeThem)
         0)
         << lossyFlows;
     EXPECT_NE(lossyFlows.find(overflowNote), std::string::npos) << lossyFlows;
+    const std::string flowSummary = ReadWholeFile(dir + "/flow-lossy/summary.json");
+    EXPECT_NE(flowSummary.find("\"queues\": {\"dropped_packets\": null, \"lost_packets\": null, "
+                               "\"flow_overflows\": "),
+              std::string::npos)
+        << flowSummary;
+    EXPECT_EQ(flowSummary.find("\"flow_overflows\": 0}"), std::string::npos) << flowSummary;
     const double packetBytes = ColumnSum(dir + "/lossless/links.csv", "tx_bytes");
     const double flowBytes = ColumnSum(dir + "/flow/links.csv", "tx_bytes");
     EXPECT_NEAR(flowBytes / packetBytes, 1.0, 0.02) << flowBytes << " against " << packetBytes;
