@@ -829,8 +829,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     summary.commandLine = options.commandLine;
     summary.resolved = resolved;
     summary.roundMode = plan.roundMode;
-    linkUsage.WriteCsv(out + "/links.csv", summary.simulatedSeconds, log);
-    linkUsage.Summarise(summary);
+    linkUsage.Report(out + "/links.csv", summary.simulatedSeconds, log, summary);
     // The learning, for replays over other networks (learning-replay.h); a replay records it
     // again, from what it played back, so that it can be replayed in turn.
     const std::string recordProblem = notRecorded.empty() ? recorder.GetProblem() : notRecorded;

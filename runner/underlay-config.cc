@@ -40,14 +40,10 @@ AddBytes(uint64_t* counter, Ptr<const Packet> packet)
     *counter += packet->GetSize();
 }
 
+/// A drop trace's sink (a queue's packets, a queue disc's items, a device's packets).
+template<typename Item>
 void
-CountPacket(int64_t* counter, Ptr<const Packet>)
-{
-    ++*counter;
-}
-
-void
-CountItem(int64_t* counter, Ptr<const QueueDiscItem>)
+CountDrop(int64_t* counter, Ptr<const Item>)
 {
     ++*counter;
 }
@@ -422,43 +418,24 @@ LinkUsage::LinkUsage(const Underlay& underlay,
         }
         m_dropped[k] = 0;
         m_lost[k] = 0;
-        p2p->GetQueue()->TraceConnectWithoutContext("Drop",
-                                                    MakeBoundCallback(&CountPacket, &m_dropped[k]));
+        p2p->GetQueue()->TraceConnectWithoutContext(
+            "Drop", MakeBoundCallback(&CountDrop<Packet>, &m_dropped[k]));
         Ptr<TrafficControlLayer> tc = p2p->GetNode()->GetObject<TrafficControlLayer>();
         if (Ptr<QueueDisc> disc = tc ? tc->GetRootQueueDiscOnDevice(p2p) : nullptr)
         {
-            disc->TraceConnectWithoutContext("Drop", MakeBoundCallback(&CountItem, &m_dropped[k]));
+            disc->TraceConnectWithoutContext(
+                "Drop", MakeBoundCallback(&CountDrop<QueueDiscItem>, &m_dropped[k]));
         }
         receiver->TraceConnectWithoutContext("PhyRxDrop",
-                                             MakeBoundCallback(&CountPacket, &m_lost[k]));
+                                             MakeBoundCallback(&CountDrop<Packet>, &m_lost[k]));
     }
-}
-
-NetworkModelRegistration::Carried
-LinkUsage::CarriedBy(size_t k) const
-{
-    return m_carried ? m_carried(m_links[k].device)
-                     : NetworkModelRegistration::Carried{m_bytes[k], 0};
-}
-
-LinkUsage::Totals
-LinkUsage::Sum() const
-{
-    Totals totals;
-    for (size_t k = 0; k < m_links.size(); ++k)
-    {
-        const uint64_t overflows = CarriedBy(k).overflows;
-        totals.dropped += std::max<int64_t>(0, m_dropped[k]);
-        totals.lost += std::max<int64_t>(0, m_lost[k]);
-        totals.overflows += overflows;
-        totals.links += m_dropped[k] > 0 || overflows > 0 ? 1 : 0;
-        totals.uncounted = totals.uncounted || (!m_carried && m_dropped[k] < 0);
-    }
-    return totals;
 }
 
 void
-LinkUsage::WriteCsv(const std::string& path, double simulatedSeconds, std::ostream& log) const
+LinkUsage::Report(const std::string& path,
+                  double simulatedSeconds,
+                  std::ostream& log,
+                  RunSummary& summary) const
 {
     auto count = [](int64_t n)
     {
@@ -468,54 +445,53 @@ LinkUsage::WriteCsv(const std::string& path, double simulatedSeconds, std::ostre
     out << "from,to,role,bandwidth_bps,latency_s,loss,queue,trace,tx_bytes,utilisation,"
            "dropped_packets,lost_packets\n"
         << std::setprecision(12);
+    uint64_t dropped = 0;
+    uint64_t lost = 0;
+    uint64_t overflows = 0;
+    uint32_t links = 0;     // directions with drops or overflows
+    bool uncounted = false; // some directions cannot count their drops (Wi-Fi)
     for (size_t k = 0; k < m_links.size(); ++k)
     {
         const UnderlayLink& l = m_links[k];
-        const uint64_t bytes = CarriedBy(k).txBytes;
-        double utilisation = simulatedSeconds > 0 ? static_cast<double>(bytes) * 8.0
+        const NetworkModelRegistration::Carried carried
+            = m_carried ? m_carried(l.device) : NetworkModelRegistration::Carried{m_bytes[k], 0};
+        double utilisation = simulatedSeconds > 0 ? static_cast<double>(carried.txBytes) * 8.0
                                                         / (l.bandwidthBps * simulatedSeconds)
                                                   : 0.0;
         out << l.from << "," << l.to << "," << l.role << "," << l.bandwidthBps << ","
-            << l.latencySeconds << "," << l.loss << "," << l.queue << "," << l.trace << "," << bytes
-            << "," << std::setprecision(6) << utilisation << std::setprecision(12) << ","
-            << count(m_dropped[k]) << "," << count(m_lost[k]) << "\n";
+            << l.latencySeconds << "," << l.loss << "," << l.queue << "," << l.trace << ","
+            << carried.txBytes << "," << std::setprecision(6) << utilisation
+            << std::setprecision(12) << "," << count(m_dropped[k]) << "," << count(m_lost[k])
+            << "\n";
+        dropped += std::max<int64_t>(0, m_dropped[k]);
+        lost += std::max<int64_t>(0, m_lost[k]);
+        overflows += carried.overflows;
+        links += m_dropped[k] > 0 || carried.overflows > 0 ? 1 : 0;
+        uncounted = uncounted || (!m_carried && m_dropped[k] < 0);
     }
     WriteFileAtomically(path, out.str());
-    const Totals totals = Sum();
     if (m_carried)
     {
-        if (totals.overflows > 0)
+        summary.flowOverflows = overflows;
+        if (overflows > 0)
         {
-            log << "note: the flows' windows came to exceed the queues of " << totals.links
-                << " link directions (" << totals.overflows
+            log << "note: the flows' windows came to exceed the queues of " << links
+                << " link directions (" << overflows
                 << " times): over packets those queues would drop segments and TCP would spend "
                    "time recovering, which the flow model does not simulate; its times are "
                    "optimistic there (network.model = packet is the reference)"
                 << std::endl;
         }
+        return;
     }
-    else
+    if (!uncounted)
     {
-        log << "links: " << totals.dropped << " packets dropped by full queues (on " << totals.links
-            << " link directions), " << totals.lost << " lost on links"
-            << (totals.uncounted ? ", the Wi-Fi links' own not counted" : "") << " (links.csv)"
-            << std::endl;
+        summary.droppedPackets = dropped;
+        summary.lostPackets = lost;
     }
-}
-
-void
-LinkUsage::Summarise(RunSummary& summary) const
-{
-    const Totals totals = Sum();
-    if (m_carried)
-    {
-        summary.flowOverflows = totals.overflows;
-    }
-    else if (!totals.uncounted)
-    {
-        summary.droppedPackets = totals.dropped;
-        summary.lostPackets = totals.lost;
-    }
+    log << "links: " << dropped << " packets dropped by full queues (on " << links
+        << " link directions), " << lost << " lost on links"
+        << (uncounted ? ", the Wi-Fi links' own not counted" : "") << " (links.csv)" << std::endl;
 }
 
 } // namespace ns3

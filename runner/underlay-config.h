@@ -133,36 +133,21 @@ class LinkUsage
     LinkUsage(const Underlay& underlay,
               std::function<NetworkModelRegistration::Carried(Ptr<NetDevice>)> carried);
     /**
-     * \brief links.csv: each link direction with its parameters, bytes sent, utilisation and
-     * losses; and one line for the run log on what the queues dropped (or, with a network model
-     * that moves no packets, would have)
+     * \brief At the end of the run: links.csv (each link direction with its parameters, bytes
+     * sent, utilisation and losses), one line for the run log on what the queues dropped (or,
+     * with a network model that moves no packets, would have), and the totals for the summary.
      * \param path where links.csv goes
      * \param simulatedSeconds the run's simulated time (utilisation)
      * \param log where the line goes
+     * \param summary gets the packets dropped by full queues and lost on links (none where a
+     * Wi-Fi link cannot count its own), or with flows their overflow count
      */
-    void WriteCsv(const std::string& path, double simulatedSeconds, std::ostream& log) const;
-
-    /**
-     * \brief The run's totals (after the simulation): packets dropped by full queues and lost
-     * on links, or with a model that moves no packets, none of those but its overflow count.
-     * \param summary where they go
-     */
-    void Summarise(RunSummary& summary) const;
+    void Report(const std::string& path,
+                double simulatedSeconds,
+                std::ostream& log,
+                RunSummary& summary) const;
 
   private:
-    /// What the queues of the whole underlay did.
-    struct Totals
-    {
-        uint64_t dropped = 0;   ///< packets dropped by full queues (packets)
-        uint64_t lost = 0;      ///< packets lost on links (packets)
-        uint64_t overflows = 0; ///< times a queue would have overflowed (flows)
-        uint32_t links = 0;     ///< link directions with drops or overflows
-        bool uncounted = false; ///< some directions cannot count theirs (Wi-Fi)
-    };
-    /// \param k a link direction's index: what it carried (and, with flows, overflowed)
-    NetworkModelRegistration::Carried CarriedBy(size_t k) const;
-    Totals Sum() const;
-
     std::vector<UnderlayLink> m_links;
     std::function<NetworkModelRegistration::Carried(Ptr<NetDevice>)> m_carried;
     std::vector<uint64_t> m_bytes;
