@@ -822,7 +822,8 @@ FlowNetwork::LeaveSlowStart(Connection& c) const
     //   once HyStartMinSamples ACKs of the round (one segment each, as Linux ACKs a growing
     //   connection) have grown the window. A flow's own queue never gets there (its window
     //   stops growing at the path's capacity); the ACKs' wait behind the other direction's
-    //   data does;
+    //   data does, and so, in a message's first round trip, does the wait of its first window
+    //   behind the windows its sender's other messages started with (Activate);
     // - an ACK train: the window's ACKs, no further apart than HyStartAckDelta, keep coming
     //   for more than half the minimum RTT. They come as the window's segments leave its
     //   slowest link, at its share of it (its rate, or the link's rate over the flows on it
@@ -834,7 +835,7 @@ FlowNetwork::LeaveSlowStart(Connection& c) const
         return false;
     }
     const double threshold = std::clamp(c.rttSeconds / 8.0, 0.004, 0.016);
-    bool found = c.ackDelaySeconds > threshold;
+    bool found = c.ackDelaySeconds + (c.firstRound ? c.startWaitSeconds : 0.0) > threshold;
     if (!found && c.ackDelaySeconds <= 0.0)
     {
         // Max-min sharing gives a flow its slowest link's even share at least: more where
@@ -859,7 +860,8 @@ FlowNetwork::LeaveSlowStart(Connection& c) const
         {c.bufferBytes, c.ssthreshBytes, c.windowBytes + c.hystartMinSamples * c.segmentBytes});
     NS_LOG_INFO("flow to node " << c.to << ": HyStart leaves slow start at window "
                                 << c.windowBytes / c.segmentBytes << " segments (ACKs wait "
-                                << c.ackDelaySeconds * 1e3 << " ms)");
+                                << c.ackDelaySeconds * 1e3 << " ms, its first window "
+                                << c.startWaitSeconds * 1e3 << " ms)");
     c.hystartFound = true;
     c.ssthreshBytes = c.windowBytes;
     // CUBIC's epoch starts here, from this window (Linux: no W_max yet, so K = 0).
@@ -988,6 +990,25 @@ FlowNetwork::Activate(uint32_t id)
     c.remaining = static_cast<double>(c.queue.front().framed->size());
     c.roundStartBytes = c.remaining;
     c.nextWindowStep = Simulator::Now() + Seconds(c.rttSeconds);
+    // A sender's messages that start together put their first windows into its first link's
+    // queue at once, in the order they start: this one's first segments wait behind the others'
+    // windows (less their initial windows, which Linux's minimum RTT already holds).
+    const Link& first = m_links[c.links.front()];
+    double ahead = 0.0;
+    for (uint32_t q : first.connections)
+    {
+        const Connection& other = m_connections[q];
+        if (other.lastStart == Simulator::Now())
+        {
+            ahead += std::min(Window(other), other.remaining)
+                     - std::min(other.initialWindowBytes, other.remaining);
+        }
+    }
+    c.startWaitSeconds = first.payloadBytesPerSecond > 0.0
+                             ? std::max(0.0, ahead) / first.payloadBytesPerSecond
+                             : 0.0;
+    c.firstRound = true;
+    c.lastStart = Simulator::Now();
     for (uint32_t l : c.links)
     {
         m_links[l].connections.push_back(id);
@@ -1346,6 +1367,7 @@ FlowNetwork::OnEvent()
             {
                 GrowWindow(c, c.roundStartBytes - c.remaining);
             }
+            c.firstRound = false;
             c.roundStartBytes = c.remaining;
             c.nextWindowStep += Seconds(RoundTrip(c));
         }
