@@ -231,7 +231,7 @@ TEST(FlowModel, BothDirectionsOfALinkMatchThePacketLevelThroughAckCompression)
  * access links, WAN round trips of 76 to 220 ms, GN-LeNet's 335 KB messages, which packets carry
  * without a drop). Over packets the four first windows enter the uplink's queue at once, one
  * behind the other, and HyStart leaves slow start for the connections whose first window waited
- * behind the others' (their round's RTT up to 50 ms over the minimum); the flow model gives a
+ * behind the others' (their round's RTT tens of ms over the minimum); the flow model gives a
  * message's first round trip that wait (FlowNetwork::Activate) and every round ends within 8% of
  * the packet level's (measured at its commit: 6.2%). Without the wait the flows stay in slow
  * start and end round 6 18.1% early: this test fails.
