@@ -835,7 +835,7 @@ FlowNetwork::LeaveSlowStart(Connection& c) const
         return false;
     }
     const double threshold = std::clamp(c.rttSeconds / 8.0, 0.004, 0.016);
-    bool found = c.ackDelaySeconds + (c.firstRound ? c.startWaitSeconds : 0.0) > threshold;
+    bool found = c.ackDelaySeconds + c.startWaitSeconds > threshold;
     if (!found && c.ackDelaySeconds <= 0.0)
     {
         // Max-min sharing gives a flow its slowest link's even share at least: more where
@@ -1007,7 +1007,6 @@ FlowNetwork::Activate(uint32_t id)
     c.startWaitSeconds = first.payloadBytesPerSecond > 0.0
                              ? std::max(0.0, ahead) / first.payloadBytesPerSecond
                              : 0.0;
-    c.firstRound = true;
     c.lastStart = Simulator::Now();
     for (uint32_t l : c.links)
     {
@@ -1367,7 +1366,7 @@ FlowNetwork::OnEvent()
             {
                 GrowWindow(c, c.roundStartBytes - c.remaining);
             }
-            c.firstRound = false;
+            c.startWaitSeconds = 0.0; // only the message's first round trip waits so
             c.roundStartBytes = c.remaining;
             c.nextWindowStep += Seconds(RoundTrip(c));
         }

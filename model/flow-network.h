@@ -248,8 +248,8 @@ class FlowNetwork : public Object
         bool hystartFound = false;             ///< HyStart acted (it acts once)
         bool fromHystart = false;       ///< CUBIC's epoch began at HyStart's exit, not at a loss
         double ackDelaySeconds = 0.0;   ///< its ACKs' wait behind the other direction's data
-        double startWaitSeconds = 0.0;  ///< its message's first window's wait behind the others'
-        bool firstRound = false;        ///< its message's first round trip is under way
+        double startWaitSeconds = 0.0;  ///< its first window's wait behind the others' (its
+                                        ///< message's first round trip; 0 after it)
         Time lastStart = Time::Min();   ///< when its current message started
         bool restFits = false;          ///< RestFits at the last event (a change marks the flow)
         double roundStartBytes = 0.0;   ///< the head's remaining bytes at its round trip's start
