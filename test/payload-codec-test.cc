@@ -451,6 +451,61 @@ TEST(BitStream, RandomRoundTrip)
     EXPECT_LT(r.BitsRemaining(), 8u);
 }
 
+TEST(BitStream, RunsOfCodesReadAsOneAtATime)
+{
+    // ReadEliasGammaRun reads short codes three at a time from a table and longer ones singly,
+    // and stops near the end of the range: gaps from 1 to 2^32 - 1 (most small, as a sparse
+    // payload's), read in runs of every length, must come back as one at a time, with the
+    // bits consumed the same after each run.
+    std::mt19937 rng(777);
+    std::vector<uint32_t> values;
+    for (int i = 0; i < 30000; ++i)
+    {
+        const unsigned width = rng() % 4 == 0 ? 1 + rng() % 32 : 1 + rng() % 4;
+        const uint32_t v = static_cast<uint32_t>(rng()) >> (32 - width);
+        values.push_back(v == 0 ? 1 : v);
+    }
+    std::vector<uint8_t> out;
+    BitWriter w(out);
+    for (uint32_t v : values)
+    {
+        w.WriteEliasGamma(v);
+    }
+    w.Flush();
+    std::unique_ptr<uint8_t[]> exact(new uint8_t[out.size()]);
+    std::memcpy(exact.get(), out.data(), out.size());
+
+    BitReader one(exact.get(), out.size());
+    BitReader runs(exact.get(), out.size());
+    std::vector<uint32_t> read(values.size());
+    size_t n = 0;
+    while (n < values.size())
+    {
+        const auto want
+            = static_cast<uint32_t>(std::min<size_t>(1 + rng() % 40, values.size() - n));
+        uint32_t got = runs.ReadEliasGammaRun(read.data() + n, want);
+        ASSERT_LE(got, want);
+        if (got == 0)
+        {
+            ASSERT_EQ(runs.ReadEliasGamma(read[n]), BitReader::GammaStatus::Ok) << n;
+            got = 1;
+        }
+        for (uint32_t i = 0; i < got; ++i, ++n)
+        {
+            uint32_t v = 0;
+            ASSERT_EQ(one.ReadEliasGamma(v), BitReader::GammaStatus::Ok);
+            ASSERT_EQ(v, values[n]) << n;
+            ASSERT_EQ(read[n], values[n]) << n;
+        }
+        ASSERT_EQ(runs.BitsConsumed(), one.BitsConsumed()) << n;
+    }
+    EXPECT_LT(runs.BitsRemaining(), 8u);
+    // Nothing left: a run reads no code, and the careful read says why.
+    uint32_t v = 0;
+    EXPECT_EQ(runs.ReadEliasGammaRun(&v, 1), 0u);
+    EXPECT_EQ(runs.ReadEliasGamma(v), BitReader::GammaStatus::Exhausted);
+}
+
 TEST(BitStream, ReaderStopsAtEndOfRange)
 {
     const uint8_t data[2] = {0xFF, 0x00};

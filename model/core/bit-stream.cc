@@ -7,6 +7,7 @@
 
 #include "bit-stream.h"
 
+#include <array>
 #include <cassert>
 
 namespace dlsim
@@ -213,6 +214,116 @@ BitReader::ReadEliasGammaCarefully(uint32_t& value)
     }
     value = bits;
     return GammaStatus::Ok;
+}
+
+namespace
+{
+
+/// Bits of the window the table decodes at once.
+constexpr unsigned kWindowBits = 12;
+
+/**
+ * For every 12-bit window (most significant bit first), the whole Elias-gamma codes at its
+ * start, up to three: bits 0-1 how many, bits 2-5 the bits they take, then 6 bits per value
+ * (a code of at most 12 bits has at most 5 leading zeros, so a value below 64).
+ */
+const std::array<uint32_t, 1u << kWindowBits>&
+GammaWindowTable()
+{
+    static const std::array<uint32_t, 1u << kWindowBits> table = []()
+    {
+        std::array<uint32_t, 1u << kWindowBits> t{};
+        for (uint32_t w = 0; w < t.size(); ++w)
+        {
+            unsigned pos = 0;
+            uint32_t entry = 0;
+            unsigned codes = 0;
+            while (codes < 3)
+            {
+                unsigned zeros = 0;
+                while (pos + zeros < kWindowBits
+                       && ((w >> (kWindowBits - 1 - pos - zeros)) & 1u) == 0)
+                {
+                    ++zeros;
+                }
+                const unsigned length = 2 * zeros + 1;
+                if (pos + length > kWindowBits)
+                {
+                    break;
+                }
+                const uint32_t value
+                    = (w >> (kWindowBits - pos - length)) & ((1u << (zeros + 1)) - 1);
+                entry |= value << (6 + 6 * codes);
+                pos += length;
+                ++codes;
+            }
+            t[w] = entry | (pos << 2) | codes;
+        }
+        return t;
+    }();
+    return table;
+}
+
+} // namespace
+
+uint32_t
+BitReader::ReadEliasGammaRun(uint32_t* values, uint32_t count)
+{
+    const std::array<uint32_t, 1u << kWindowBits>& table = GammaWindowTable();
+    uint64_t buf = m_buf;
+    unsigned bufBits = m_bufBits;
+    size_t nextByte = m_nextByte;
+    uint32_t n = 0;
+    while (n < count)
+    {
+        // Topped up to 57 bits or more once it falls under 32 (not before every code). A code
+        // longer than the bits buffered ends the run; the careful read that follows refills.
+        if (bufBits < 32)
+        {
+            if (m_size - nextByte < 8)
+            {
+                break;
+            }
+            const unsigned take = (64 - bufBits) / 8;
+            buf |= (LoadBigEndian64(m_data + nextByte) >> bufBits)
+                   & (~uint64_t{0} << (64 - bufBits - 8 * take)); // bits past stay zero
+            nextByte += take;
+            bufBits += 8 * take;
+        }
+        // At least 32 bits are buffered here, so a window's codes are all buffered bits. All
+        // three values are stored, so only where three places are left.
+        const uint32_t entry = table[buf >> (64 - kWindowBits)];
+        if ((entry & 3u) != 0 && count - n >= 3)
+        {
+            values[n] = (entry >> 6) & 63u;
+            values[n + 1] = (entry >> 12) & 63u;
+            values[n + 2] = (entry >> 18) & 63u;
+            n += entry & 3u;
+            const unsigned used = (entry >> 2) & 15u;
+            buf <<= used;
+            bufBits -= used;
+            continue;
+        }
+        // A code longer than the window (or too near the end of `values`): one at a time.
+        if (buf == 0)
+        {
+            break;
+        }
+        const unsigned zeros = CountLeadingZeros64(buf);
+        const unsigned length = 2 * zeros + 1; // <= 63 when zeros <= kMaxGammaZeros
+        if (zeros > kMaxGammaZeros || length > bufBits)
+        {
+            break;
+        }
+        values[n++] = static_cast<uint32_t>(buf >> (64 - length));
+        buf <<= length;
+        bufBits -= length;
+    }
+    m_consumed += 8 * (nextByte - m_nextByte) + m_bufBits - bufBits;
+    m_buf = buf;
+    m_bufBits = bufBits;
+    m_nextByte = nextByte;
+    return n;
 }
 
 uint64_t

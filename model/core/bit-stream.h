@@ -15,6 +15,7 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace dlsim
@@ -151,6 +152,20 @@ class BitReader
         return ReadEliasGammaCarefully(value);
     }
 
+    /**
+     * Read up to @p count Elias-gamma codes in a row, as many ReadEliasGamma() calls would, while
+     * each code is valid and whole in the buffer and at least 8 bytes remain to refill from.
+     * The reader's state stays in registers for the whole run, and the short codes of a sparse
+     * payload's small gaps are read up to three at a time from a table: this is what makes its
+     * thousands of codes cheap to decode. The caller reads the code a run stops at with
+     * ReadEliasGamma(), which reports why it is not a valid code, if it is not.
+     *
+     * @param values receives the decoded values (each >= 1)
+     * @param count the most codes to read
+     * @return how many codes were read (0 to @p count)
+     */
+    uint32_t ReadEliasGammaRun(uint32_t* values, uint32_t count);
+
     /// @return number of bits consumed so far
     uint64_t BitsConsumed() const;
 
@@ -158,6 +173,24 @@ class BitReader
     uint64_t BitsRemaining() const;
 
   private:
+    /// @return the 8 bytes at @p p as one number, the first byte most significant
+    static uint64_t LoadBigEndian64(const uint8_t* p)
+    {
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) \
+    && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        uint64_t word;
+        std::memcpy(&word, p, sizeof(word)); // one load and a byte swap
+        return __builtin_bswap64(word);
+#else
+        uint64_t word = 0;
+        for (unsigned i = 0; i < 8; ++i)
+        {
+            word = (word << 8) | p[i];
+        }
+        return word;
+#endif
+    }
+
     /// Top up m_buf from the byte range so that it holds at least 57 bits when available.
     void Refill()
     {
@@ -168,11 +201,7 @@ class BitReader
         if (m_size - m_nextByte >= 8)
         {
             // Eight bytes at once, most significant first, of which the whole bytes that fit.
-            uint64_t word = 0;
-            for (unsigned i = 0; i < 8; ++i)
-            {
-                word = (word << 8) | m_data[m_nextByte + i]; // one load and a byte swap
-            }
+            uint64_t word = LoadBigEndian64(m_data + m_nextByte);
             const unsigned take = (64 - m_bufBits) / 8;
             const unsigned kept = m_bufBits + 8 * take;
             word >>= m_bufBits;

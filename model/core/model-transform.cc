@@ -6,6 +6,8 @@
 
 #include "wavelet-transform.h"
 
+#include <algorithm>
+
 namespace dlsim
 {
 
@@ -22,14 +24,14 @@ class IdentityTransform : public ModelTransform
         return m_length;
     }
 
-    std::vector<float> Forward(const std::vector<float>& x) const override
+    void Forward(const float* x, float* coefficients) const override
     {
-        return x;
+        std::copy(x, x + m_length, coefficients);
     }
 
-    std::vector<float> Inverse(const std::vector<float>& coefficients) const override
+    void Inverse(const float* coefficients, float* x) const override
     {
-        return coefficients;
+        std::copy(coefficients, coefficients + m_length, x);
     }
 
   private:
@@ -48,14 +50,14 @@ class WaveletModelTransform : public ModelTransform
         return m_dwt.OutputLength();
     }
 
-    std::vector<float> Forward(const std::vector<float>& x) const override
+    void Forward(const float* x, float* coefficients) const override
     {
-        return m_dwt.Forward(x);
+        m_dwt.Forward(x, coefficients);
     }
 
-    std::vector<float> Inverse(const std::vector<float>& coefficients) const override
+    void Inverse(const float* coefficients, float* x) const override
     {
-        return m_dwt.Inverse(coefficients);
+        m_dwt.Inverse(coefficients, x);
     }
 
   private:

@@ -24,15 +24,17 @@ class ModelTransform
     /// \return L, the number of coefficients
     virtual size_t OutputLength() const = 0;
     /**
+     * Writes into buffers the caller keeps: a sharing step runs the transform several times per
+     * learner and round, and fresh vectors of L values each time cost more than the arithmetic.
      * \param x the flat model (N values)
-     * \return its L coefficients
+     * \param[out] coefficients its L coefficients
      */
-    virtual std::vector<float> Forward(const std::vector<float>& x) const = 0;
+    virtual void Forward(const float* x, float* coefficients) const = 0;
     /**
      * \param coefficients L coefficients
-     * \return the inverse, truncated to the model length N
+     * \param[out] x the inverse, truncated to the model length N
      */
-    virtual std::vector<float> Inverse(const std::vector<float>& coefficients) const = 0;
+    virtual void Inverse(const float* coefficients, float* x) const = 0;
 };
 
 /**

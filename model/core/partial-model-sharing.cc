@@ -3,16 +3,17 @@
  * dlsim: an ns-3 module for decentralized learning.
  */
 #include "partial-model-sharing.h"
-#include "round-schedule.h"
 
 #include "algorithm-registry.h"
 #include "mixing-weights.h"
+#include "round-schedule.h"
 #include "sparse-selection.h"
 #include "value-text.h"
 #include "wavelet-transform.h"
 
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 
 namespace dlsim
 {
@@ -47,14 +48,56 @@ PartialModelSharing::Initialize(const std::vector<float>& initialModel,
     m_accumulator.assign(m_length, 0.0f);
 }
 
+namespace
+{
+
+/**
+ * The calling thread's buffers for a sharing step. Encode and Aggregate run the transform four
+ * times per learner and round over L values; vectors made fresh for each (and zero-filled, and
+ * given back to the allocator) cost about as much as the transforms' arithmetic. Kept per
+ * thread rather than per learner, so that a thousand learners do not each hold them.
+ */
+struct StepScratch
+{
+    std::vector<float> change;       //!< the model's change, then T of it
+    std::vector<float> score;        //!< T(change), then the ranking scores
+    std::vector<double> mixed;       //!< Y, the mixed coefficients, in double
+    std::vector<float> coefficients; //!< Y in float, as inverted
+    TopKSelector<float> selector;    //!< the top-k operator's own buffers
+    Payload payload;                 //!< the payload being encoded
+};
+
+StepScratch&
+ThreadStepScratch()
+{
+    thread_local StepScratch scratch;
+    return scratch;
+}
+
+} // namespace
+
 EncodedPayload
 PartialModelSharing::Encode(const RoundInfo& round, const std::vector<float>& trainedModel)
 {
-    m_ownCoefficients = m_transform->Forward(trainedModel);
+    if (trainedModel.size() != m_modelLength)
+    {
+        throw std::invalid_argument("partial-model sharing: expected a model of "
+                                    + std::to_string(m_modelLength) + " values, got "
+                                    + std::to_string(trainedModel.size()));
+    }
+    StepScratch& scratch = ThreadStepScratch();
+    m_ownCoefficients.resize(m_length);
+    m_transform->Forward(trainedModel.data(), m_ownCoefficients.data());
     const auto& alphas = m_options.alphas;
     const double alpha = alphas.size() == 1 ? alphas[0] : alphas[m_alphaRng() % alphas.size()];
 
-    Payload payload;
+    // Cleared field by field: the vectors keep their capacity.
+    Payload& payload = scratch.payload;
+    payload.indices.clear();
+    payload.values.clear();
+    payload.scalars.clear();
+    payload.seed = 0;
+    payload.alpha = 0.0f;
     payload.length = static_cast<uint32_t>(m_length);
     if (m_options.selector == PartialModelOptions::Selector::Random)
     {
@@ -70,23 +113,31 @@ PartialModelSharing::Encode(const RoundInfo& round, const std::vector<float>& tr
     if (alpha >= m_options.metadataCap)
     {
         payload.form = PayloadForm::Full;
-        payload.values = m_ownCoefficients;
+        payload.values.assign(m_ownCoefficients.begin(), m_ownCoefficients.end());
         // Everything is shared: every coefficient's "last shared" model is now x̄.
         std::fill(m_accumulator.begin(), m_accumulator.end(), 0.0f);
         return EncodePayload(payload);
     }
-    std::vector<float> change(trainedModel.size());
+    std::vector<float>& change = scratch.change;
+    change.resize(trainedModel.size());
     for (size_t i = 0; i < change.size(); ++i)
     {
         change[i] = trainedModel[i] - m_roundStart[i];
     }
-    std::vector<float> score = m_transform->Forward(change);
+    std::vector<float>& score = scratch.score;
+    score.resize(m_length);
+    m_transform->Forward(change.data(), score.data());
     for (size_t k = 0; k < m_length; ++k)
     {
         score[k] = std::fabs(m_options.accumulation ? score[k] + m_accumulator[k] : score[k]);
     }
     payload.form = PayloadForm::Sparse;
-    payload.indices = TopKIndices(score, SelectionSize(alpha, m_length), m_nodeSeed + round.round);
+    payload.indices.resize(std::min<size_t>(SelectionSize(alpha, m_length), m_length));
+    scratch.selector.Select(score.data(),
+                            static_cast<uint32_t>(m_length),
+                            static_cast<uint32_t>(payload.indices.size()),
+                            m_nodeSeed + round.round,
+                            payload.indices.data());
     payload.values.reserve(payload.indices.size());
     for (uint32_t k : payload.indices)
     {
@@ -103,8 +154,10 @@ PartialModelSharing::Aggregate(const RoundInfo& round,
 {
     // Y = w_ii c + sum_j w_ij v_j with v_j = c overwritten by j's values, i.e.
     // Y = c + sum_j w_ij (v_j - c): only the received positions change.
+    StepScratch& scratch = ThreadStepScratch();
     const std::vector<float>& own = m_ownCoefficients;
-    std::vector<double> y(own.begin(), own.end());
+    std::vector<double>& y = scratch.mixed;
+    y.assign(own.begin(), own.end());
     for (const auto& message : received)
     {
         ReceivedValues r
@@ -120,16 +173,21 @@ PartialModelSharing::Aggregate(const RoundInfo& round,
             y[k] += w * (static_cast<double>(r.values[n]) - own[k]);
         }
     }
-    std::vector<float> coefficients(y.begin(), y.end());
-    std::vector<float> next = m_transform->Inverse(coefficients);
+    std::vector<float>& coefficients = scratch.coefficients;
+    coefficients.assign(y.begin(), y.end());
+    std::vector<float> next(m_modelLength);
+    m_transform->Inverse(coefficients.data(), next.data());
     if (m_options.accumulation)
     {
-        std::vector<float> step(next.size());
+        std::vector<float>& step = scratch.change;
+        step.resize(next.size());
         for (size_t i = 0; i < step.size(); ++i)
         {
             step[i] = next[i] - m_roundStart[i];
         }
-        std::vector<float> t = m_transform->Forward(step);
+        std::vector<float>& t = scratch.score;
+        t.resize(m_length);
+        m_transform->Forward(step.data(), t.data());
         for (size_t k = 0; k < m_length; ++k)
         {
             m_accumulator[k] += t[k];

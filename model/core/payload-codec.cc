@@ -419,40 +419,51 @@ DecodeSparse(Cursor& in, PayloadInPlace& decoded)
     // 64-bit running index: a gap that would wrap a 32-bit index is caught as out of range
     // instead of silently producing a smaller (non-increasing) index.
     uint64_t index = first;
-    for (uint32_t j = 1; j < k; ++j)
+    uint32_t* out = payload.indices.data();
+    for (uint32_t j = 1; j < k;)
     {
-        uint32_t gap = 0;
-        switch (reader.ReadEliasGamma(gap))
+        // Runs of codes decode in registers, into the places their indices go; a run stops at a
+        // code near the section's end or one that is not valid, which the careful read takes.
+        uint32_t got = reader.ReadEliasGammaRun(out + j, k - j);
+        if (got == 0)
         {
-            case BitReader::GammaStatus::Ok:
-                break;
-            case BitReader::GammaStatus::Exhausted:
-                DecodeFail("Elias-gamma code of gap ",
-                           j,
-                           " runs past the gap section (",
-                           gapBytes,
-                           " bytes at offset ",
-                           gapOffset,
-                           ")");
-            case BitReader::GammaStatus::TooManyZeros:
-                DecodeFail("Elias-gamma code of gap ",
-                           j,
-                           " has too many leading zeros (more than ",
-                           BitReader::kMaxGammaZeros,
-                           "): a gap must fit in 32 bits");
+            switch (reader.ReadEliasGamma(out[j]))
+            {
+                case BitReader::GammaStatus::Ok:
+                    break;
+                case BitReader::GammaStatus::Exhausted:
+                    DecodeFail("Elias-gamma code of gap ",
+                               j,
+                               " runs past the gap section (",
+                               gapBytes,
+                               " bytes at offset ",
+                               gapOffset,
+                               ")");
+                case BitReader::GammaStatus::TooManyZeros:
+                    DecodeFail("Elias-gamma code of gap ",
+                               j,
+                               " has too many leading zeros (more than ",
+                               BitReader::kMaxGammaZeros,
+                               "): a gap must fit in 32 bits");
+            }
+            got = 1;
         }
-        // Elias-gamma cannot code 0, so this is a guard against future format changes.
-        if (gap == 0)
+        for (const uint32_t end = j + got; j < end; ++j)
         {
-            DecodeFail("non-increasing indices: gap ", j, " is 0");
+            const uint32_t gap = out[j];
+            // Elias-gamma cannot code 0, so this is a guard against future format changes.
+            if (gap == 0)
+            {
+                DecodeFail("non-increasing indices: gap ", j, " is 0");
+            }
+            index += gap;
+            if (index >= payload.length)
+            {
+                DecodeFail(
+                    "index out of range: index ", j, " = ", index, " >= length ", payload.length);
+            }
+            out[j] = static_cast<uint32_t>(index);
         }
-        index += gap;
-        if (index >= payload.length)
-        {
-            DecodeFail(
-                "index out of range: index ", j, " = ", index, " >= length ", payload.length);
-        }
-        payload.indices[j] = static_cast<uint32_t>(index);
     }
 
     // The section must be exactly the codes plus zero padding, so each payload has one encoding.

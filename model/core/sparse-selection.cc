@@ -89,20 +89,30 @@ TopKSelector<T>::SelectOnKeys(uint32_t n, uint32_t k, uint64_t tieSeed, uint32_t
     {
         return;
     }
-    // Radix select: each pass keeps only the bucket (of the next byte down) that holds the
-    // k-th largest key.
-    m_work.assign(m_key.begin(), m_key.begin() + n);
+    // Radix select: each pass keeps only the bucket (of the next digit down) that holds the
+    // k-th largest key. Digits of 11 bits: the first is the sign, the exponent and two bits of
+    // the mantissa, so scores of every magnitude split at once (with bytes, the scores of a
+    // model, a few exponents apart, all fell in one top bucket and the first pass was wasted).
+    // The first pass reads the keys where they are and keeps its bucket in m_work; the later
+    // ones compact m_work in place.
+    constexpr int kDigitBits = 11;
+    m_work.resize(n);
+    const Key* source = m_key.data();
     Key* buf = m_work.data();
     uint32_t size = n;
-    uint32_t rank = k; // wanted: the rank-th largest key left in buf
-    for (int shift = static_cast<int>(sizeof(Key)) * 8 - 8; shift >= 0 && size > 1; shift -= 8)
+    uint32_t rank = k; // wanted: the rank-th largest key left in source
+    for (int high = static_cast<int>(sizeof(Key)) * 8; high > 0 && size > 1;)
     {
-        uint32_t hist[256] = {};
+        const int width = std::min(kDigitBits, high);
+        const int shift = high - width;
+        high = shift;
+        const Key mask = (Key(1) << width) - 1;
+        uint32_t hist[1 << kDigitBits] = {};
         for (uint32_t e = 0; e < size; ++e)
         {
-            ++hist[(buf[e] >> shift) & 0xFF];
+            ++hist[(source[e] >> shift) & mask];
         }
-        uint32_t bin = 255;
+        uint32_t bin = static_cast<uint32_t>(mask);
         while (hist[bin] < rank)
         {
             rank -= hist[bin]; // these keys are all larger than the wanted one
@@ -112,19 +122,21 @@ TopKSelector<T>::SelectOnKeys(uint32_t n, uint32_t k, uint64_t tieSeed, uint32_t
         {
             continue; // every key shares the bucket: nothing to drop
         }
-        // Branch-free compaction: the test is a coin flip for the branch predictor.
+        // Branch-free compaction: the test is a coin flip for the branch predictor. Writes stay
+        // at or behind the reads, so compacting m_work in place is safe.
         uint32_t kept = 0;
         for (uint32_t e = 0; e < size; ++e)
         {
-            const Key b = buf[e];
+            const Key b = source[e];
             buf[kept] = b;
-            kept += ((b >> shift) & 0xFF) == bin;
+            kept += ((b >> shift) & mask) == bin;
         }
         size = kept;
+        source = buf;
     }
     // The `size` keys left are all the keys equal to the threshold; k - rank keys are larger,
     // and `rank` of the ties are taken.
-    const Key threshold = buf[0];
+    const Key threshold = source[0];
     const Key* key = m_key.data();
     uint32_t m = 0;
     if (rank == size)

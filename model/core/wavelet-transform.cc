@@ -6,21 +6,24 @@
  * "symmetric"). See wavelet-transform.h for the contract.
  *
  * Implementation notes. Both directions are written in polyphase form so that
- * every filter tap becomes one contiguous, vectorizable Eigen axpy:
+ * every filter tap reads a contiguous, shifted segment and a level is one
+ * vectorizable loop over its outputs:
  *  - Forward: pywt computes out[k] = sum_j h[j] * ext[2k + 1 - j + (F - 1)]
  *    over the symmetric extension ext of the input (F - 1 values each side).
  *    Splitting ext into its even and odd samples turns the stride-2
  *    convolution into F shifted contiguous segments.
  *  - Inverse: pywt's upsampling_convolution_valid_sf produces the even and
  *    odd output samples from the even and odd filter taps respectively, again
- *    contiguous segments of cA and cD; the two phases are interleaved last.
- * The outputs are processed in blocks of kBlock values so that the segments
- * read by all taps of a block stay in L1 cache.
+ *    contiguous segments of cA and cD, interleaved as they are written.
+ * The level loops are compiled twice, for the x86-64 baseline and for AVX2,
+ * and the CPU picks; both sum every output's products in the same order, and
+ * no multiply-add is fused (CMakeLists.txt), so both give the same bits.
  */
 
 #include "wavelet-transform.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <sstream>
 #include <stdexcept>
@@ -31,20 +34,16 @@ namespace dlsim
 namespace
 {
 
-/// Outputs per block; 4 double buffers of this size fit easily in L1.
-constexpr std::ptrdiff_t kBlock = 512;
-
 /// The calling thread's scratch buffers (see the class comment, Threading).
 struct Scratch
 {
     Eigen::VectorXd approx; //!< approximation entering/leaving a level
     Eigen::VectorXd even;   //!< even phase of the extended signal
     Eigen::VectorXd odd;    //!< odd phase of the extended signal
-    Eigen::VectorXd lo;     //!< low-pass output of a level
-    Eigen::VectorXd hi;     //!< high-pass output / detail input
+    Eigen::VectorXd lo;     //!< the inverse's next approximation
 };
 
-/// The calling thread's scratch, grown to at least length values (the block buffer to kBlock).
+/// The calling thread's scratch, grown to at least length values.
 Scratch&
 ThreadScratch(size_t length)
 {
@@ -56,10 +55,6 @@ ThreadScratch(size_t length)
         scratch.even.resize(n);
         scratch.odd.resize(n);
         scratch.lo.resize(n);
-    }
-    if (scratch.hi.size() < kBlock)
-    {
-        scratch.hi.resize(kBlock);
     }
     return scratch;
 }
@@ -214,6 +209,213 @@ FillPhase(const T* a,
     }
 }
 
+/**
+ * One level of the forward transform for a filter of F taps (every supported wavelet has 2, 4
+ * or 8), from the polyphase components of
+ * the extended signal: lo[k] = sum_t h[t] ext[2k + F - t] (the next level's approximation) and
+ * detail[k] = the same with g, where ext[2k + F - t] is even[k + (F - t) / 2] for even t and
+ * odd[k + (F - 1 - t) / 2] for odd t. F is a constant, so the taps unroll and each output is
+ * one pass over the inputs, the products summed in tap order (the results do not depend on how
+ * the loop is vectorized: every lane does the same operations in the same order).
+ */
+template<int F>
+inline __attribute__((always_inline)) void
+ForwardLevelKernel(const double* __restrict even,
+                   const double* __restrict odd,
+                   const double* __restrict h,
+                   const double* __restrict g,
+                   std::ptrdiff_t count,
+                   double* __restrict lo,
+                   float* __restrict detail)
+{
+    for (std::ptrdiff_t k = 0; k < count; ++k)
+    {
+        double l = h[0] * even[k + F / 2];
+        double d = g[0] * even[k + F / 2];
+        for (int t = 1; t < F; ++t)
+        {
+            const double v = (t % 2 == 0) ? even[k + (F - t) / 2] : odd[k + (F - 1 - t) / 2];
+            l += h[t] * v;
+            d += g[t] * v;
+        }
+        lo[k] = l;
+        detail[k] = static_cast<float>(d);
+    }
+}
+
+/**
+ * One level of the inverse for a filter of F taps: out[2i] = sum_t (h[2t] a[i + F/2 - 1 - t]
+ * + g[2t] d[i + F/2 - 1 - t]) and out[2i + 1] the same with the odd taps, summed in tap order
+ * from zero; `evenCount` even and `oddCount` odd outputs (oddCount is evenCount or one less),
+ * written interleaved to out.
+ */
+template<int F, typename Out>
+inline __attribute__((always_inline)) void
+InverseLevelKernel(const double* __restrict a,
+                   const float* __restrict d,
+                   const double* __restrict h,
+                   const double* __restrict g,
+                   std::ptrdiff_t evenCount,
+                   std::ptrdiff_t oddCount,
+                   Out* __restrict out)
+{
+    constexpr int half = F / 2;
+    auto pair = [&](std::ptrdiff_t i, double& e, double& o)
+    {
+        e = 0.0;
+        o = 0.0;
+        for (int t = 0; t < half; ++t)
+        {
+            const double av = a[i + half - 1 - t];
+            const double dv = static_cast<double>(d[i + half - 1 - t]);
+            e += h[2 * t] * av + g[2 * t] * dv;
+            o += h[2 * t + 1] * av + g[2 * t + 1] * dv;
+        }
+    };
+    for (std::ptrdiff_t i = 0; i < oddCount; ++i)
+    {
+        double e;
+        double o;
+        pair(i, e, o);
+        out[2 * i] = static_cast<Out>(e);
+        out[2 * i + 1] = static_cast<Out>(o);
+    }
+    for (std::ptrdiff_t i = oddCount; i < evenCount; ++i)
+    {
+        double e;
+        double o;
+        pair(i, e, o);
+        out[2 * i] = static_cast<Out>(e); // the odd sample past the end is pywt's surplus
+    }
+}
+
+/// A forward level's kernel for one filter length and instruction set.
+using ForwardLevelFn = void (*)(
+    const double*, const double*, const double*, const double*, std::ptrdiff_t, double*, float*);
+/// An inverse level's kernel for one filter length and instruction set, writing Out.
+template<typename Out>
+using InverseLevelFn = void (*)(const double*,
+                                const float*,
+                                const double*,
+                                const double*,
+                                std::ptrdiff_t,
+                                std::ptrdiff_t,
+                                Out*);
+
+/**
+ * The kernels compiled for one instruction set: NAME##Forward<F> and NAME##Inverse<F, Out>,
+ * with ATTRIBUTES (a target) on both. Expanded once for the x86-64 baseline (2 doubles a
+ * vector) and once for AVX2 (4).
+ */
+#define DLSIM_WAVELET_KERNELS(NAME, ATTRIBUTES)                      \
+    template<int F>                                                  \
+    ATTRIBUTES void NAME##Forward(const double* even,                \
+                                  const double* odd,                 \
+                                  const double* h,                   \
+                                  const double* g,                   \
+                                  std::ptrdiff_t count,              \
+                                  double* lo,                        \
+                                  float* detail)                     \
+    {                                                                \
+        ForwardLevelKernel<F>(even, odd, h, g, count, lo, detail);   \
+    }                                                                \
+    template<int F, typename Out>                                    \
+    ATTRIBUTES void NAME##Inverse(const double* a,                   \
+                                  const float* d,                    \
+                                  const double* h,                   \
+                                  const double* g,                   \
+                                  std::ptrdiff_t evenCount,          \
+                                  std::ptrdiff_t oddCount,           \
+                                  Out* out)                          \
+    {                                                                \
+        InverseLevelKernel<F>(a, d, h, g, evenCount, oddCount, out); \
+    }
+
+DLSIM_WAVELET_KERNELS(Baseline, )
+#if defined(__GNUC__) && defined(__x86_64__)
+#    define DLSIM_WAVELET_AVX2 1
+DLSIM_WAVELET_KERNELS(Avx2, __attribute__((target("avx2"))))
+#endif
+#undef DLSIM_WAVELET_KERNELS
+
+/// Set by WaveletTransform::UseBaselineKernels.
+std::atomic<bool> g_baselineKernels{false};
+
+/// Whether to run the AVX2 kernels: the CPU has AVX2 (asked once) and no test said otherwise.
+bool
+UseAvx2()
+{
+#ifdef DLSIM_WAVELET_AVX2
+    static const bool avx2 = []()
+    {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") != 0;
+    }();
+    return avx2 && !g_baselineKernels.load(std::memory_order_relaxed);
+#else
+    return false;
+#endif
+}
+
+/// \return the forward kernel for F taps (2, 4 or 8) on the best instruction set this CPU has
+template<int F>
+ForwardLevelFn
+ForwardKernelFor()
+{
+#ifdef DLSIM_WAVELET_AVX2
+    if (UseAvx2())
+    {
+        return &Avx2Forward<F>;
+    }
+#endif
+    return &BaselineForward<F>;
+}
+
+/// \return the inverse kernel for F taps on the best instruction set this CPU has
+template<int F, typename Out>
+InverseLevelFn<Out>
+InverseKernelFor()
+{
+#ifdef DLSIM_WAVELET_AVX2
+    if (UseAvx2())
+    {
+        return &Avx2Inverse<F, Out>;
+    }
+#endif
+    return &BaselineInverse<F, Out>;
+}
+
+/// \return the forward kernel for a filter of f taps
+ForwardLevelFn
+ForwardKernel(std::ptrdiff_t f)
+{
+    switch (f)
+    {
+        case 2:
+            return ForwardKernelFor<2>();
+        case 4:
+            return ForwardKernelFor<4>();
+        default:
+            return ForwardKernelFor<8>();
+    }
+}
+
+/// \return the inverse kernel for a filter of f taps, writing Out
+template<typename Out>
+InverseLevelFn<Out>
+InverseKernel(std::ptrdiff_t f)
+{
+    switch (f)
+    {
+        case 2:
+            return InverseKernelFor<2, Out>();
+        case 4:
+            return InverseKernelFor<4, Out>();
+        default:
+            return InverseKernelFor<8, Out>();
+    }
+}
+
 const WaveletFilterBank&
 FindBank(const std::string& wavelet)
 {
@@ -325,6 +527,7 @@ WaveletTransform::Forward(const float* x, float* coeffs) const
     const std::ptrdiff_t half = f / 2;
     const double* h = m_bank->decLo.data();
     const double* g = m_bank->decHi.data();
+    const ForwardLevelFn forwardLevel = ForwardKernel(f);
     Scratch& scratch = ThreadScratch(m_scratchLength);
 
     for (uint32_t j = 0; j < m_levels; ++j)
@@ -351,23 +554,13 @@ WaveletTransform::Forward(const float* x, float* coeffs) const
 
         // The approximation input has been consumed into the phases, so the
         // low-pass output can overwrite it and feed the next level.
-        float* detail = coeffs + m_bandOffsets[j];
-        for (std::ptrdiff_t b = 0; b < nOut; b += kBlock)
-        {
-            const std::ptrdiff_t s = std::min(kBlock, nOut - b);
-            auto lo = scratch.approx.segment(b, s);
-            auto hi = scratch.hi.head(s);
-            lo.noalias() = h[0] * scratch.even.segment(b + half, s);
-            hi.noalias() = g[0] * scratch.even.segment(b + half, s);
-            for (std::ptrdiff_t t = 1; t < f; ++t)
-            {
-                const auto seg = (t % 2 == 0) ? scratch.even.segment(b + (f - t) / 2, s)
-                                              : scratch.odd.segment(b + (f - 1 - t) / 2, s);
-                lo.noalias() += h[t] * seg;
-                hi.noalias() += g[t] * seg;
-            }
-            Eigen::Map<Eigen::VectorXf>(detail + b, s) = hi.cast<float>();
-        }
+        forwardLevel(scratch.even.data(),
+                     scratch.odd.data(),
+                     h,
+                     g,
+                     nOut,
+                     scratch.approx.data(),
+                     coeffs + m_bandOffsets[j]);
     }
 
     const auto lenA = static_cast<Eigen::Index>(m_levelLengths[m_levels]);
@@ -378,9 +571,10 @@ void
 WaveletTransform::Inverse(const float* coeffs, float* x) const
 {
     const std::ptrdiff_t f = static_cast<std::ptrdiff_t>(m_bank->recLo.size());
-    const std::ptrdiff_t half = f / 2;
     const double* h = m_bank->recLo.data();
     const double* g = m_bank->recHi.data();
+    const InverseLevelFn<double> innerLevel = InverseKernel<double>(f);
+    const InverseLevelFn<float> lastLevel = InverseKernel<float>(f);
     Scratch& scratch = ThreadScratch(m_scratchLength);
 
     // Ping-pong between two double buffers for the approximation so that a
@@ -395,43 +589,17 @@ WaveletTransform::Inverse(const float* coeffs, float* x) const
         // Bands of length m reconstruct 2m - F + 2 >= n values; pywt.waverec
         // drops the surplus (at most one) to match the next band, we keep n.
         const auto n = static_cast<std::ptrdiff_t>(m_levelLengths[j - 1]);
-        const auto m = static_cast<Eigen::Index>(m_levelLengths[j]);
-        const Eigen::Map<const Eigen::VectorXf> cD(coeffs + m_bandOffsets[j - 1], m);
+        const float* cD = coeffs + m_bandOffsets[j - 1];
         const std::ptrdiff_t evenCount = (n + 1) / 2;
         const std::ptrdiff_t oddCount = n / 2;
 
-        // out[2k]   = sum_t h[2t]   cA[k + F/2 - 1 - t] + g[2t]   cD[...]
-        // out[2k+1] = sum_t h[2t+1] cA[k + F/2 - 1 - t] + g[2t+1] cD[...]
-        for (std::ptrdiff_t b = 0; b < evenCount; b += kBlock)
+        if (j > 1)
         {
-            const std::ptrdiff_t s = std::min(kBlock, evenCount - b);
-            auto even = scratch.even.head(s);
-            auto odd = scratch.odd.head(s);
-            even.setZero();
-            odd.setZero();
-            for (std::ptrdiff_t t = 0; t < half; ++t)
-            {
-                const std::ptrdiff_t start = b + half - 1 - t;
-                const auto a = cA->segment(start, s);
-                const auto d = cD.segment(start, s).cast<double>();
-                even.noalias() += h[2 * t] * a + g[2 * t] * d;
-                odd.noalias() += h[2 * t + 1] * a + g[2 * t + 1] * d;
-            }
-            // Interleave the phases; the last odd sample is dropped when n is
-            // odd (it is pywt's surplus value).
-            const std::ptrdiff_t sOdd = std::max<std::ptrdiff_t>(0, std::min(s, oddCount - b));
-            using StridedD = Eigen::Map<Eigen::VectorXd, Eigen::Unaligned, Eigen::InnerStride<2>>;
-            using StridedF = Eigen::Map<Eigen::VectorXf, Eigen::Unaligned, Eigen::InnerStride<2>>;
-            if (j > 1)
-            {
-                StridedD(next->data() + 2 * b, s) = even;
-                StridedD(next->data() + 2 * b + 1, sOdd) = odd.head(sOdd);
-            }
-            else
-            {
-                StridedF(x + 2 * b, s) = even.cast<float>();
-                StridedF(x + 2 * b + 1, sOdd) = odd.head(sOdd).cast<float>();
-            }
+            innerLevel(cA->data(), cD, h, g, evenCount, oddCount, next->data());
+        }
+        else
+        {
+            lastLevel(cA->data(), cD, h, g, evenCount, oddCount, x);
         }
         std::swap(cA, next);
     }
@@ -463,6 +631,12 @@ WaveletTransform::Inverse(const std::vector<float>& coeffs) const
     std::vector<float> x(m_inputLength);
     Inverse(coeffs.data(), x.data());
     return x;
+}
+
+void
+WaveletTransform::UseBaselineKernels(bool baseline)
+{
+    g_baselineKernels.store(baseline, std::memory_order_relaxed);
 }
 
 std::vector<std::string>

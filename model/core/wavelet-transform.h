@@ -104,6 +104,14 @@ class WaveletTransform
     void Forward(const float* x, float* coeffs) const;
 
     /**
+     * Run the transforms' loops on the x86-64 baseline's instructions even where the CPU has
+     * AVX2 (for the whole process; by default each CPU runs its best). Both give the same bits,
+     * and this switch is what lets a test show it.
+     * @param baseline true for the baseline's loops, false for the CPU's best
+     */
+    static void UseBaselineKernels(bool baseline);
+
+    /**
      * Inverse multilevel DWT. Any coefficient array is accepted (e.g. a
      * quantized or sparsified one), not only the output of Forward().
      * @param coeffs the L coefficients in the layout above
