@@ -50,6 +50,15 @@ TrainTimed(TrainableModel& learner, double& cpuSeconds)
     return loss;
 }
 
+/// The trained model handed to Encode or Aggregate: one buffer for every learner, held only for
+/// that call, rather than a model-sized vector made and freed twice per learner and round.
+std::vector<float>&
+SimulatorThreadParameters()
+{
+    thread_local std::vector<float> parameters;
+    return parameters;
+}
+
 } // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(LearnerApplication);
@@ -891,7 +900,8 @@ LearnerApplication::FinishTraining(Time computeTime)
 {
     JoinTraining();
     m_aggregatedSnapshot.reset(); // the learner is idle again: EvaluateNow copies it if need be
-    const std::vector<float> trained = m_learner->GetParameters();
+    std::vector<float>& trained = SimulatorThreadParameters();
+    m_learner->GetParametersInto(trained);
     m_roundComputeTime = computeTime;
     const RoundInfo info = InfoOf(m_round);
     EncodedPayload payload = m_algorithm->Encode(info, trained);
@@ -1024,7 +1034,9 @@ LearnerApplication::TryAggregate()
     std::vector<float> next;
     try
     {
-        next = m_algorithm->Aggregate(InfoOf(m_round), m_learner->GetParameters(), received);
+        std::vector<float>& trained = SimulatorThreadParameters();
+        m_learner->GetParametersInto(trained);
+        next = m_algorithm->Aggregate(InfoOf(m_round), trained, received);
     }
     catch (const std::exception& e)
     {

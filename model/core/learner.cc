@@ -160,7 +160,15 @@ Learner::NumParameters() const
 std::vector<float>
 Learner::GetParameters() const
 {
-    std::vector<float> flat(m_impl->numParameters);
+    std::vector<float> flat;
+    GetParametersInto(flat);
+    return flat;
+}
+
+void
+Learner::GetParametersInto(std::vector<float>& flat) const
+{
+    flat.resize(m_impl->numParameters);
     size_t offset = 0;
     for (const auto& p : m_impl->parameters)
     {
@@ -169,7 +177,6 @@ Learner::GetParameters() const
         std::memcpy(flat.data() + offset, p.data_ptr<float>(), p.numel() * sizeof(float));
         offset += static_cast<size_t>(p.numel());
     }
-    return flat;
 }
 
 namespace

@@ -119,6 +119,7 @@ class Learner final : public TrainableModel
     size_t NumParameters() const;
     /// \return the parameters, flat, in registration order
     std::vector<float> GetParameters() const override;
+    void GetParametersInto(std::vector<float>& flat) const override;
     /**
      * \brief Overwrite the parameters in place (the optimiser's momentum buffers persist).
      * \param flat NumParameters() values, as GetParameters gives them

@@ -38,6 +38,15 @@ class TrainableModel
     /// \return the parameters, flat, in registration order
     virtual std::vector<float> GetParameters() const = 0;
     /**
+     * \brief GetParameters into a vector the caller keeps: twice per learner and round in the
+     * simulator's thread, a fresh vector (zero-filled, then given back) costs as much as the copy.
+     * \param[out] flat resized to the parameter count and overwritten
+     */
+    virtual void GetParametersInto(std::vector<float>& flat) const
+    {
+        flat = GetParameters();
+    }
+    /**
      * \brief Overwrite the parameters (the model of an aggregation).
      * \param flat the parameters, as GetParameters gives them
      */
