@@ -63,8 +63,6 @@ struct StepScratch
     std::vector<float> score;        //!< T(change), then the ranking scores
     std::vector<double> mixed;       //!< Y, the mixed coefficients, in double
     std::vector<float> coefficients; //!< Y in float, as inverted
-    TopKSelector<float> selector;    //!< the top-k operator's own buffers
-    Payload payload;                 //!< the payload being encoded
 };
 
 StepScratch&
@@ -91,13 +89,7 @@ PartialModelSharing::Encode(const RoundInfo& round, const std::vector<float>& tr
     const auto& alphas = m_options.alphas;
     const double alpha = alphas.size() == 1 ? alphas[0] : alphas[m_alphaRng() % alphas.size()];
 
-    // Cleared field by field: the vectors keep their capacity.
-    Payload& payload = scratch.payload;
-    payload.indices.clear();
-    payload.values.clear();
-    payload.scalars.clear();
-    payload.seed = 0;
-    payload.alpha = 0.0f;
+    Payload payload;
     payload.length = static_cast<uint32_t>(m_length);
     if (m_options.selector == PartialModelOptions::Selector::Random)
     {
@@ -113,7 +105,7 @@ PartialModelSharing::Encode(const RoundInfo& round, const std::vector<float>& tr
     if (alpha >= m_options.metadataCap)
     {
         payload.form = PayloadForm::Full;
-        payload.values.assign(m_ownCoefficients.begin(), m_ownCoefficients.end());
+        payload.values = m_ownCoefficients;
         // Everything is shared: every coefficient's "last shared" model is now x̄.
         std::fill(m_accumulator.begin(), m_accumulator.end(), 0.0f);
         return EncodePayload(payload);
@@ -132,12 +124,7 @@ PartialModelSharing::Encode(const RoundInfo& round, const std::vector<float>& tr
         score[k] = std::fabs(m_options.accumulation ? score[k] + m_accumulator[k] : score[k]);
     }
     payload.form = PayloadForm::Sparse;
-    payload.indices.resize(std::min<size_t>(SelectionSize(alpha, m_length), m_length));
-    scratch.selector.Select(score.data(),
-                            static_cast<uint32_t>(m_length),
-                            static_cast<uint32_t>(payload.indices.size()),
-                            m_nodeSeed + round.round,
-                            payload.indices.data());
+    payload.indices = TopKIndices(score, SelectionSize(alpha, m_length), m_nodeSeed + round.round);
     payload.values.reserve(payload.indices.size());
     for (uint32_t k : payload.indices)
     {

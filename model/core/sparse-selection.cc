@@ -186,7 +186,9 @@ TopKIndices(const std::vector<float>& scores, uint32_t k, uint64_t tieSeed)
 {
     const auto n = static_cast<uint32_t>(scores.size());
     std::vector<uint32_t> out(std::min(k, n));
-    TopKSelector<float> selector;
+    // Its buffers hold two values per score: kept per thread, not made and freed for every
+    // selection of every learner and round.
+    thread_local TopKSelector<float> selector;
     selector.Select(scores.data(), n, static_cast<uint32_t>(out.size()), tieSeed, out.data());
     return out;
 }
