@@ -36,6 +36,7 @@ set(DLSIM_CORE_SOURCES
   ${DLSIM_SOURCE_DIR}/model/core/in-memory-network.cc
   ${DLSIM_SOURCE_DIR}/model/core/learner.cc
   ${DLSIM_SOURCE_DIR}/model/core/learning-record.cc
+  ${DLSIM_SOURCE_DIR}/model/core/max-pool-2x2.cc
   ${DLSIM_SOURCE_DIR}/model/core/message-framing.cc
   ${DLSIM_SOURCE_DIR}/model/core/message-inbox.cc
   ${DLSIM_SOURCE_DIR}/model/core/nn-models.cc
