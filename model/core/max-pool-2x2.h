@@ -34,10 +34,11 @@ class MaxPool2x2Impl : public torch::nn::Cloneable<MaxPool2x2Impl>
     void reset() override;
     /// \param input N x C x H x W \return N x C x floor(H/2) x floor(W/2)
     torch::Tensor forward(const torch::Tensor& input);
-    /// Prints "dlsim::MaxPool2x2".
+    /// Prints "dlsim::MaxPool2x2". \param stream where
     void pretty_print(std::ostream& stream) const override;
 };
 
+/// The module holder, as torch::nn::MaxPool2d is MaxPool2dImpl's.
 TORCH_MODULE(MaxPool2x2);
 
 /**
