@@ -6,7 +6,8 @@
 
 #include <cmath>
 #include <cstdint>
-#include <torch/torch.h>
+#include <torch/csrc/autograd/custom_function.h>
+#include <torch/nn/functional/pooling.h>
 #if defined(__SSE2__)
 #    include <emmintrin.h>
 #endif

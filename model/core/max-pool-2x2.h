@@ -9,7 +9,8 @@
 #ifndef DLSIM_MAX_POOL_2X2_H
 #define DLSIM_MAX_POOL_2X2_H
 
-#include <torch/nn.h>
+#include <torch/nn/cloneable.h>
+#include <torch/nn/pimpl.h>
 
 namespace dlsim
 {
