@@ -8,13 +8,16 @@
  *     Learner::Train once per round, with no network and no simulator;
  *  2. the whole simulation of the same rounds (D-PSGD, full sharing, evaluation reduced to one
  *     test sample), timed from the start of the simulation to its end.
- * The difference is what the network (sockets, TCP, links, routers), the application and the
- * codec cost; it is printed per simulated round and as a fraction of the training time, with
- * the simulated payload megabytes per wall second of that difference. With --repeat=N the two
- * alternate N times and the medians are printed (training time, simulation time, and the
- * difference of each simulation and the training timed just before it): where the network costs
- * a few percent of the training, as with flows, the training's own run-to-run spread on a busy
- * machine (5-10%) is larger than the difference, and one pair says little. With --in-run there
+ * The difference, less the CPU time the simulation spent in the algorithm's encoding, decoding
+ * and aggregation (the summary's sharing CPU seconds: learning work a deployment does too, which
+ * any network model carries), is what the network (sockets, TCP, links, routers or flows) and
+ * the application cost; it is printed per simulated round and as a fraction of the training
+ * time, with the simulated payload megabytes per wall second of it, and the sharing's own
+ * fraction of the training time beside it (the two add up to all that is not training). With
+ * --repeat=N the two alternate N times and the medians are printed (training time, simulation time,
+ * and the difference of each simulation and the training timed just before it): where the network
+ * costs a few percent of the training, as with flows, the training's own run-to-run spread on a
+ * busy machine (5-10%) is larger than the difference, and one pair says little. With --in-run there
  * is no separate training: each simulation measures its own (the summary's training CPU
  * seconds, the simulator thread's CPU time in every Train call) and the rest of its wall time
  * is the network's, so the split comes from one run; the simulation itself is the same.
@@ -173,14 +176,16 @@ main(int argc, char* argv[])
         }
     }
     UseSingleThreadedTorch();
-    std::printf("%-8s %-8s %8s %10s %10s %12s %10s %12s\n",
+    std::printf("%-8s %-8s %8s %10s %10s %10s %12s %10s %11s %12s\n",
                 "learners",
                 "network",
                 "rounds",
                 "train_s",
+                "share_s",
                 "sim_s",
                 "net_s/round",
                 "net/train",
+                "share/train",
                 "payload_MB/s");
     for (const auto& count : Split(learnerCounts))
     {
@@ -189,6 +194,7 @@ main(int argc, char* argv[])
         std::vector<std::vector<double>> trains(underlays.size());
         std::vector<std::vector<double>> sims(underlays.size());
         std::vector<std::vector<double>> differences(underlays.size());
+        std::vector<std::vector<double>> shares(underlays.size());
         std::vector<double> payloadMb(underlays.size(), 0.0);
         for (uint32_t r = 0; r < repeat; ++r)
         {
@@ -226,7 +232,8 @@ main(int argc, char* argv[])
                 const double train = inRun ? summary.trainingCpuSeconds : bare;
                 trains[u].push_back(train);
                 sims[u].push_back(summary.wallSeconds);
-                differences[u].push_back(summary.wallSeconds - train);
+                shares[u].push_back(summary.sharingCpuSeconds);
+                differences[u].push_back(summary.wallSeconds - train - summary.sharingCpuSeconds);
                 payloadMb[u] = (summary.valueBytesPerNode + summary.metadataBytesPerNode) * n / 1e6;
                 std::filesystem::remove_all(out);
             }
@@ -235,14 +242,17 @@ main(int argc, char* argv[])
         {
             const double train = Median(trains[u]);
             const double network_s = Median(differences[u]);
-            std::printf("%-8u %-8s %8u %10.2f %10.2f %12.3f %10.3f %12.1f\n",
+            const double share = Median(shares[u]);
+            std::printf("%-8u %-8s %8u %10.2f %10.2f %10.2f %12.3f %10.3f %11.3f %12.1f\n",
                         n,
                         underlays[u].c_str(),
                         rounds,
                         train,
+                        share,
                         Median(sims[u]),
                         network_s / rounds,
                         network_s / train,
+                        share / train,
                         network_s > 0 ? payloadMb[u] / network_s : 0.0);
             std::fflush(stdout);
         }

@@ -50,6 +50,25 @@ TrainTimed(TrainableModel& learner, double& cpuSeconds)
     return loss;
 }
 
+/// Adds the CPU seconds of the calling thread from its construction to its end to a sum.
+class CpuSecondsAdded
+{
+  public:
+    explicit CpuSecondsAdded(double& sum) : m_sum(sum), m_start(ThreadCpuSeconds()) {}
+
+    ~CpuSecondsAdded()
+    {
+        m_sum += ThreadCpuSeconds() - m_start;
+    }
+
+    CpuSecondsAdded(const CpuSecondsAdded&) = delete;
+    CpuSecondsAdded& operator=(const CpuSecondsAdded&) = delete;
+
+  private:
+    double& m_sum;
+    double m_start;
+};
+
 /// The trained model handed to Encode or Aggregate: one buffer for every learner, held only for
 /// that call, rather than a model-sized vector made and freed twice per learner and round.
 std::vector<float>&
@@ -710,6 +729,7 @@ LearnerApplication::AnswerRequest(const Message& request)
     EncodedPayload answer;
     try
     {
+        CpuSecondsAdded sharing(m_sharingCpuSeconds);
         answer = m_algorithm->Answer(ReceivedOf(request));
     }
     catch (const std::exception& e)
@@ -733,6 +753,7 @@ LearnerApplication::TakeAnswer(const Message& answer)
     bool applied = false;
     try
     {
+        CpuSecondsAdded sharing(m_sharingCpuSeconds);
         applied = m_algorithm->TakeAnswer(ReceivedOf(answer));
     }
     catch (const std::exception& e)
@@ -900,11 +921,15 @@ LearnerApplication::FinishTraining(Time computeTime)
 {
     JoinTraining();
     m_aggregatedSnapshot.reset(); // the learner is idle again: EvaluateNow copies it if need be
-    std::vector<float>& trained = SimulatorThreadParameters();
-    m_learner->GetParametersInto(trained);
     m_roundComputeTime = computeTime;
     const RoundInfo info = InfoOf(m_round);
-    EncodedPayload payload = m_algorithm->Encode(info, trained);
+    EncodedPayload payload;
+    {
+        CpuSecondsAdded sharing(m_sharingCpuSeconds);
+        std::vector<float>& trained = SimulatorThreadParameters();
+        m_learner->GetParametersInto(trained);
+        payload = m_algorithm->Encode(info, trained);
+    }
     MessageHeader header;
     header.sender = m_learnerId;
     header.round = m_round;
@@ -1031,19 +1056,23 @@ LearnerApplication::TryAggregate()
     }
     // The learner holds the trained model until the aggregation replaces it: a copy of it is
     // needed only now, not for the whole wait for the neighbours' messages.
-    std::vector<float> next;
-    try
     {
-        std::vector<float>& trained = SimulatorThreadParameters();
-        m_learner->GetParametersInto(trained);
-        next = m_algorithm->Aggregate(InfoOf(m_round), trained, received);
+        CpuSecondsAdded sharing(m_sharingCpuSeconds);
+        std::vector<float> next;
+        try
+        {
+            std::vector<float>& trained = SimulatorThreadParameters();
+            m_learner->GetParametersInto(trained);
+            next = m_algorithm->Aggregate(InfoOf(m_round), trained, received);
+        }
+        catch (const std::exception& e)
+        {
+            Fail("cannot decode the payloads of round " + std::to_string(m_round) + ": "
+                 + e.what());
+            return;
+        }
+        m_learner->SetParameters(next);
     }
-    catch (const std::exception& e)
-    {
-        Fail("cannot decode the payloads of round " + std::to_string(m_round) + ": " + e.what());
-        return;
-    }
-    m_learner->SetParameters(next);
     m_aggregatedModel.clear(); // the learner holds the newest aggregated model itself again
     m_aggregatedSnapshot.reset();
     const bool last = IsLastRound();
@@ -1056,6 +1085,8 @@ LearnerApplication::TryAggregate()
     report.trained = m_algorithm->TrainsInRound(m_round);
     report.trainLoss = m_trainLoss;
     report.trainingCpuSeconds = m_trainingCpuSeconds;
+    report.sharingCpuSeconds = m_sharingCpuSeconds;
+    m_sharingCpuSeconds = 0.0;
     report.valueBytes = m_roundValueBytes;
     report.metadataBytes = m_roundMetadataBytes;
     report.totalValueBytes = m_totalValueBytes;

@@ -42,6 +42,11 @@ struct RoundReport
     /// a measure of the simulation's own cost (like its wall time), not simulated and not
     /// reproducible; never written to rounds.csv.
     double trainingCpuSeconds = 0.0;
+    /// CPU seconds the simulator's thread spent since the previous report in the algorithm's
+    /// encoding, decoding, answering and aggregation (with the copies of the model these read
+    /// and write): learning work a deployment does too, not the network's; measured like
+    /// trainingCpuSeconds and, like it, never written to rounds.csv.
+    double sharingCpuSeconds = 0.0;
     uint64_t valueBytes = 0;      ///< model value bytes this node sent in this round
     uint64_t metadataBytes = 0;   ///< header, index and other non-value bytes sent in this round
     uint64_t totalValueBytes = 0; ///< cumulative value bytes since the start
@@ -347,6 +352,7 @@ class LearnerApplication : public Application
     /// The round's training's CPU seconds (written by the worker that trains, read after the
     /// join).
     double m_trainingCpuSeconds = 0.0;
+    double m_sharingCpuSeconds = 0.0; ///< since the previous round report (RoundReport)
     std::shared_ptr<dlsim::WorkerPool> m_pool;
     /// The round's training on a worker (valid until joined): its mean loss.
     std::future<double> m_training;

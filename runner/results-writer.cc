@@ -383,6 +383,7 @@ ResultsWriter::OnRound(const RoundReport& r)
             << "\n";
     m_receiptCsv->Append(receipt.str());
     m_summary.trainingCpuSeconds += r.trainingCpuSeconds;
+    m_summary.sharingCpuSeconds += r.sharingCpuSeconds;
     m_summary.messagesFresh += r.fresh;
     m_summary.messagesStale += r.stale;
     m_summary.messagesReused += r.reused;
@@ -625,6 +626,7 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
         << ", \"flow_overflows\": " << opt(s.flowOverflows) << "},\n"
         << "  \"wall_time_s\": " << s.wallSeconds << ",\n"
         << "  \"training_cpu_s\": " << s.trainingCpuSeconds << ",\n"
+        << "  \"sharing_cpu_s\": " << s.sharingCpuSeconds << ",\n"
         << "  \"rounds_run\": {\"mode\": " << JsonString(s.roundMode)
         << ", \"min_per_node\": " << s.minRoundsPerNode
         << ", \"max_per_node\": " << s.maxRoundsPerNode << "},\n"

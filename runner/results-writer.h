@@ -54,6 +54,9 @@ struct RunSummary
     /// CPU seconds of all local training on the host (RoundReport::trainingCpuSeconds summed):
     /// with run.threads = 1 the wall time less this is what simulating the rest cost.
     double trainingCpuSeconds = 0.0;
+    /// CPU seconds of the simulator's thread in the algorithms' encoding, decoding and
+    /// aggregation (RoundReport::sharingCpuSeconds summed): learning work, not the network's.
+    double sharingCpuSeconds = 0.0;
     double valueBytesPerNode = 0.0; ///< mean over nodes, cumulative
     double metadataBytesPerNode = 0.0;
     /// IP bytes (TCP/IP headers, ACKs and retransmissions included) sent per node, measured by

@@ -576,6 +576,9 @@ TEST(Simulation, AccuracyRisesFarAboveChance)
     EXPECT_GT(summary.trainingCpuSeconds, 0.0);
     EXPECT_LE(summary.trainingCpuSeconds,
               summary.wallSeconds * std::max(1u, std::thread::hardware_concurrency()));
+    // The sharing work runs in the simulator's one thread: some, and no more than the run took.
+    EXPECT_GT(summary.sharingCpuSeconds, 0.0);
+    EXPECT_LE(summary.sharingCpuSeconds, summary.wallSeconds);
     // Every evaluation of round 0 sees the same initial model: at chance level.
     auto evals = ReadCsv(dir + "/eval.csv");
     EXPECT_LT(std::stod(evals.at(0)[3]), 0.3);
@@ -585,6 +588,7 @@ TEST(Simulation, AccuracyRisesFarAboveChance)
                             "\"bytes_per_node\"",
                             "\"wall_time_s\"",
                             "\"training_cpu_s\"",
+                            "\"sharing_cpu_s\"",
                             "\"seed\": 1"})
     {
         EXPECT_NE(json.find(key), std::string::npos) << key;

@@ -153,12 +153,11 @@ PartialModelSharing::Aggregate(const RoundInfo& round,
                             {PayloadForm::Full, PayloadForm::Sparse, PayloadForm::RandomMask},
                             static_cast<uint32_t>(m_length),
                             0});
-        double w = MetropolisHastingsWeight(round.inDegree, message.senderDegree);
-        for (size_t n = 0; n < r.values.size(); ++n)
-        {
-            const uint32_t k = r.Position(n);
-            y[k] += w * (static_cast<double>(r.values[n]) - own[k]);
-        }
+        const double w = MetropolisHastingsWeight(round.inDegree, message.senderDegree);
+        double* mixed = y.data();
+        const float* ownValues = own.data();
+        r.ForEachValue([mixed, ownValues, w](size_t k, float value)
+                       { mixed[k] += w * (static_cast<double>(value) - ownValues[k]); });
     }
     std::vector<float>& coefficients = scratch.coefficients;
     coefficients.assign(y.begin(), y.end());
@@ -166,11 +165,14 @@ PartialModelSharing::Aggregate(const RoundInfo& round,
     m_transform->Inverse(coefficients.data(), next.data());
     if (m_options.accumulation)
     {
+        // The change since the round began, and the round's new start, in one pass.
         std::vector<float>& step = scratch.change;
         step.resize(next.size());
+        float* start = m_roundStart.data();
         for (size_t i = 0; i < step.size(); ++i)
         {
-            step[i] = next[i] - m_roundStart[i];
+            step[i] = next[i] - start[i];
+            start[i] = next[i];
         }
         std::vector<float>& t = scratch.score;
         t.resize(m_length);
@@ -180,7 +182,10 @@ PartialModelSharing::Aggregate(const RoundInfo& round,
             m_accumulator[k] += t[k];
         }
     }
-    m_roundStart = next;
+    else
+    {
+        m_roundStart = next;
+    }
     return next;
 }
 

@@ -90,6 +90,38 @@ struct ReceivedValues
                 return positions[n];
         }
     }
+
+    /**
+     * Calls f(position, value) for every value in order: Position and the values in one loop
+     * per payload form, so that a full payload's loop has no branch and vectorizes.
+     * \param f called with each value's index (a size_t) and the value
+     */
+    template<typename F>
+    void ForEachValue(F&& f) const
+    {
+        const size_t count = values.size();
+        switch (payload.form)
+        {
+            case PayloadForm::Full:
+                for (size_t n = 0; n < count; ++n)
+                {
+                    f(n, values[n]);
+                }
+                return;
+            case PayloadForm::Sparse:
+                for (size_t n = 0; n < count; ++n)
+                {
+                    f(size_t{payload.indices[n]}, values[n]);
+                }
+                return;
+            default:
+                for (size_t n = 0; n < count; ++n)
+                {
+                    f(size_t{positions[n]}, values[n]);
+                }
+                return;
+        }
+    }
 };
 
 /**
