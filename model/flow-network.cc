@@ -985,6 +985,10 @@ void
 FlowNetwork::Activate(uint32_t id)
 {
     Connection& c = m_connections[id];
+    if (!c.active)
+    {
+        m_active.insert(std::lower_bound(m_active.begin(), m_active.end(), id), id);
+    }
     c.active = true;
     c.restFits = false;
     c.remaining = static_cast<double>(c.queue.front().framed->size());
@@ -1027,6 +1031,7 @@ FlowNetwork::Deactivate(uint32_t id)
             auto& on = m_links[l].connections;
             on.erase(std::remove(on.begin(), on.end(), id), on.end());
         }
+        m_active.erase(std::lower_bound(m_active.begin(), m_active.end(), id));
     }
     c.active = false;
 }
@@ -1040,19 +1045,17 @@ FlowNetwork::Advance()
     {
         return;
     }
-    for (Connection& c : m_connections)
+    for (uint32_t id : m_active)
     {
-        if (c.active)
+        Connection& c = m_connections[id];
+        const double bytes = c.rate * dt;
+        c.remaining -= bytes;
+        c.sinceLossBytes += bytes;
+        const double segments = bytes / c.segmentBytes;
+        for (uint32_t l : c.links)
         {
-            const double bytes = c.rate * dt;
-            c.remaining -= bytes;
-            c.sinceLossBytes += bytes;
-            const double segments = bytes / c.segmentBytes;
-            for (uint32_t l : c.links)
-            {
-                m_links[l].txBytes += bytes + segments * kHeaderBytes;
-                m_links[m_links[l].reverse].txBytes += segments * kAckBytesPerSegment;
-            }
+            m_links[l].txBytes += bytes + segments * kHeaderBytes;
+            m_links[m_links[l].reverse].txBytes += segments * kAckBytesPerSegment;
         }
     }
     for (const Load& load : m_loads)
@@ -1279,9 +1282,10 @@ FlowNetwork::Reschedule()
     CheckOverflow(component, flows);
     // The next event: a flow's end, or a window's doubling while it limits its flow.
     double next = std::numeric_limits<double>::infinity();
-    for (const Connection& c : m_connections)
+    for (uint32_t id : m_active)
     {
-        if (!c.active || c.stalled)
+        const Connection& c = m_connections[id];
+        if (c.stalled)
         {
             continue;
         }
@@ -1332,10 +1336,10 @@ FlowNetwork::OnEvent()
     Advance();
     const Time now = Simulator::Now();
     std::vector<uint32_t> done;
-    for (uint32_t id = 0; id < m_connections.size(); ++id)
+    for (uint32_t id : m_active)
     {
         Connection& c = m_connections[id];
-        if (!c.active || c.stalled)
+        if (c.stalled)
         {
             continue;
         }

@@ -358,6 +358,10 @@ class FlowNetwork : public Object
     std::vector<Link> m_links;
     std::map<Ptr<NetDevice>, uint32_t> m_linkOfDevice;
     std::vector<Connection> m_connections;
+    /// The ids of the active connections, ascending: the loops that every event runs visit
+    /// these, in the order a pass over all connections would, and not the thousands of idle
+    /// connections of a large run (each event cost a pass over every connection).
+    std::vector<uint32_t> m_active;
     std::vector<Load> m_loads;
     std::map<uint32_t, Deliver> m_listeners; ///< by node id
     std::map<uint32_t, uint64_t> m_generation; ///< by node id: how often it started listening
