@@ -139,7 +139,13 @@ RunScenarioOrGrid(const RunArguments& line, RunOptions options)
     {
         overrides.push_back("--out=" + DefaultReplayFolder(line.replay, line.overrides));
     }
-    ScenarioConfig config = ScenarioConfig::Load(line.scenarioFile, overrides);
+    // A run folder's config.ini records its paths absolute; one recorded before that named them
+    // from the working directory, which a replay keeps reading them from.
+    ScenarioConfig config
+        = ScenarioConfig::Load(line.scenarioFile,
+                               overrides,
+                               line.replay.empty() ? ScenarioConfig::PathsFrom::FileFolder
+                                                   : ScenarioConfig::PathsFrom::WorkingDirectory);
     std::vector<GridPoint> points = ExpandGrid(config);
     if (line.tuneChoco)
     {

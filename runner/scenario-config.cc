@@ -17,6 +17,8 @@
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <set>
 #include <sstream>
 
 using namespace dlsim; // the learning core (model/core)
@@ -25,6 +27,14 @@ namespace po = boost::program_options;
 
 namespace ns3
 {
+
+ScenarioKey
+PathKey(const std::string& name, const std::string& defaultValue, const std::string& help)
+{
+    ScenarioKey key{name, defaultValue, help};
+    key.path = true;
+    return key;
+}
 
 namespace
 {
@@ -70,8 +80,9 @@ SeedKeys()
          "random-regular, ring, directed-ring, complete, directed-exponential, "
          "time-varying-exponential, file or schedule"},
         {"degree", "4", "degree of the random-regular topology"},
-        {"topology.file", "", "edge-list file (lines 'u v') for topology = file"},
-        {"topology.schedule", "[]", "edge-list files, one per phase, for topology = schedule"},
+        PathKey("topology.file", "", "edge-list file (lines 'u v') for topology = file"),
+        PathKey(
+            "topology.schedule", "[]", "edge-list files, one per phase, for topology = schedule"),
         {"topology.directed", "false", "read topology.file / topology.schedule as directed edges"},
         {"topology.period", "1", "rounds per phase of a time-varying topology"},
     };
@@ -84,10 +95,10 @@ SetupKeys()
 {
     static const std::vector<ScenarioKey> keys = {
         {"model.same_init", "true", "all learners start from the same initial model"},
-        {"model.init_file",
-         "",
-         "initial parameters of every learner: float32 little-endian in registration order "
-         "(overrides model.same_init)"},
+        PathKey("model.init_file",
+                "",
+                "initial parameters of every learner: float32 little-endian in registration order "
+                "(overrides model.same_init)"),
         {"lr", "0.01", "SGD learning rate"},
         {"momentum", "0", "SGD momentum"},
         {"weight_decay", "0", "SGD weight decay"},
@@ -133,10 +144,10 @@ LinkKeys()
          "1s",
          "onoff cross traffic: mean off period (exponential), at least 1ms",
          {"ns3::OnOffApplication::OffTime"}},
-        {"trace.file",
-         "",
-         "rate trace for the links of trace.links: CSV 'time_s,rate' (rows at least 1 ms apart) or "
-         "Mahimahi (looping)"},
+        PathKey("trace.file",
+                "",
+                "rate trace for the links of trace.links: CSV 'time_s,rate' (rows at least 1 ms "
+                "apart) or Mahimahi (looping)"),
         {"trace.format", "auto", "auto (.csv: CSV, else Mahimahi), csv or mahimahi"},
         {"trace.window", "100ms", "Mahimahi traces: window over which opportunities become a rate"},
         {"trace.links",
@@ -201,10 +212,10 @@ LinkKeys()
         {"compute.device_gflops",
          "10",
          "device speed in GFLOP/s, or an ns-3 random variable; 1e-9 to 1e15 (as drawn)"},
-        {"compute.file",
-         "",
-         "CSV 'node,gflops' giving every learner's device speed (overrides "
-         "compute.device_gflops)"},
+        PathKey("compute.file",
+                "",
+                "CSV 'node,gflops' giving every learner's device speed (overrides "
+                "compute.device_gflops)"),
         {"compute.step_seconds",
          "0.05",
          "simulated seconds per SGD step for compute.model = fixed"},
@@ -215,12 +226,12 @@ LinkKeys()
         {"faults.crash",
          "[]",
          "hosts that crash: NODE@DOWN (for good) or NODE@DOWN-UP, e.g. [3@60s, 5@100s-150s]"},
-        {"faults.file", "", "CSV 'node,down_s,up_s' of host outages (up_s empty: for good)"},
-        {"faults.availability",
-         "",
-         "trace CSV 'node,online_s,offline_s': the intervals each listed host is on (off "
-         "before, between and after them; offline_s empty: on to the end; hosts not listed: "
-         "always on)"},
+        PathKey("faults.file", "", "CSV 'node,down_s,up_s' of host outages (up_s empty: for good)"),
+        PathKey("faults.availability",
+                "",
+                "trace CSV 'node,online_s,offline_s': the intervals each listed host is on (off "
+                "before, between and after them; offline_s empty: on to the end; hosts not listed: "
+                "always on)"),
         {"faults.mean_up",
          "none",
          "churn: every host alternates up and down times drawn from exponential "
@@ -323,7 +334,14 @@ AddRegistered(std::vector<ScenarioKey>& keys,
     keys.push_back({name, value, OrList(choices), attributes});
     for (const auto& key : Registry<Registration>::Keys())
     {
-        keys.push_back({key.name, key.defaultValue, key.help, key.attributes});
+        const bool path = key.type == KeyType::Path;
+        keys.push_back({key.name,
+                        key.defaultValue,
+                        key.help,
+                        key.attributes,
+                        false,
+                        path,
+                        path ? key.choices : std::vector<std::string>{}});
     }
 }
 
@@ -501,10 +519,127 @@ Describe()
     return desc;
 }
 
+/// The text between `b` and `e` without the blanks around it.
+std::string
+Trimmed(const std::string& text, size_t b, size_t e)
+{
+    while (b < e && (text[b] == ' ' || text[b] == '\t'))
+    {
+        ++b;
+    }
+    while (e > b && (text[e - 1] == ' ' || text[e - 1] == '\t'))
+    {
+        --e;
+    }
+    return text.substr(b, e - b);
+}
+
+/**
+ * `value` of a path key with `map` applied to every path in it: the value may be a grid's
+ * comma-separated values, each one path or a bracketed list of paths ("a.csv, [b.csv, c.csv]").
+ * Empty items and the key's words stay as they are; a value with no path changed is returned as
+ * written.
+ */
+std::string
+MapPaths(const std::string& value,
+         const ScenarioKey& key,
+         const std::function<std::string(const std::string&)>& map)
+{
+    bool changed = false;
+    auto one = [&](const std::string& item)
+    {
+        if (item.empty() || std::find(key.words.begin(), key.words.end(), item) != key.words.end())
+        {
+            return item;
+        }
+        std::string mapped = map(item);
+        changed = changed || mapped != item;
+        return mapped;
+    };
+    // Split where the grid splits: at commas outside brackets.
+    std::vector<std::pair<size_t, size_t>> parts;
+    int depth = 0;
+    size_t begin = 0;
+    for (size_t i = 0; i <= value.size(); ++i)
+    {
+        const char ch = i < value.size() ? value[i] : ',';
+        depth += ch == '[' ? 1 : ch == ']' ? -1 : 0;
+        if (ch == ',' && depth <= 0)
+        {
+            parts.emplace_back(begin, i);
+            begin = i + 1;
+        }
+    }
+    std::string out;
+    for (size_t p = 0; p < parts.size(); ++p)
+    {
+        const std::string part = Trimmed(value, parts[p].first, parts[p].second);
+        out += p == 0 ? "" : ", ";
+        if (part.size() >= 2 && part.front() == '[' && part.back() == ']')
+        {
+            std::string list = "[";
+            size_t from = 1;
+            for (size_t i = 1; i < part.size(); ++i)
+            {
+                if (part[i] == ',' || i + 1 == part.size())
+                {
+                    const std::string item = one(Trimmed(part, from, i));
+                    list += (from == 1 ? "" : ", ") + item;
+                    from = i + 1;
+                }
+            }
+            out += list + "]";
+        }
+        else
+        {
+            out += one(part);
+        }
+    }
+    return changed ? out : value;
+}
+
+/**
+ * A relative path `written` in scenario `file` (for `key`), read from the file's `folder`. Where
+ * that names nothing but `written` names a file from the working directory (as scenarios of
+ * earlier versions meant), the error says so: reading it would take another file than the one
+ * the scenario's folder has.
+ */
+std::string
+FromFileFolder(const std::string& file,
+               const std::filesystem::path& folder,
+               const std::string& key,
+               const std::string& written)
+{
+    namespace fs = std::filesystem;
+    const fs::path path(written);
+    if (path.is_absolute())
+    {
+        return written;
+    }
+    const std::string read = (folder / path).lexically_normal().string();
+    std::error_code inFolder;
+    std::error_code inWorkingDirectory;
+    if (!fs::exists(read, inFolder) && fs::exists(path, inWorkingDirectory))
+    {
+        const fs::path relative = fs::absolute(path).lexically_normal().lexically_relative(
+            fs::absolute(folder).lexically_normal());
+        throw ScenarioError(
+            "scenario file " + file + ": " + key + " = " + written
+            + " is read from the scenario file's folder, as " + read
+            + ", which does not exist; a relative path in a scenario file is taken from the "
+              "file's folder, not from the working directory, where "
+            + written + " exists: write " + (relative.empty() ? written : relative.string())
+            + " or an absolute path");
+    }
+    return read;
+}
+
 } // namespace
 
 ScenarioConfig
-ScenarioConfig::Load(const std::string& file, const std::vector<std::string>& overrides)
+ScenarioConfig::Load(const std::string& file,
+                     const std::vector<std::string>& overrides,
+                     PathsFrom pathsFrom)
 {
     ScenarioConfig config;
     po::options_description desc = Describe();
@@ -547,6 +682,11 @@ ScenarioConfig::Load(const std::string& file, const std::vector<std::string>& ov
     catch (const po::error& e)
     {
         throw ScenarioError(std::string("command line: ") + e.what());
+    }
+    std::set<std::string> fromCommandLine;
+    for (const auto& [name, value] : vm)
+    {
+        fromCommandLine.insert(name);
     }
     if (!file.empty())
     {
@@ -597,6 +737,21 @@ ScenarioConfig::Load(const std::string& file, const std::vector<std::string>& ov
         config.m_values[key.name]
             = vm.count(key.name) ? vm[key.name].as<std::string>() : key.defaultValue;
     }
+    const std::filesystem::path folder = std::filesystem::path(file).parent_path();
+    if (pathsFrom == PathsFrom::FileFolder && !folder.empty())
+    {
+        for (const auto& key : ScenarioKeys())
+        {
+            if (key.path && vm.count(key.name) && !fromCommandLine.count(key.name))
+            {
+                config.m_values[key.name]
+                    = MapPaths(config.m_values[key.name],
+                               key,
+                               [&file, &folder, &key](const std::string& written)
+                               { return FromFileFolder(file, folder, key.name, written); });
+            }
+        }
+    }
     if (config.m_values["out"].empty())
     {
         std::string stem = file.empty() ? "default" : std::filesystem::path(file).stem().string();
@@ -614,6 +769,25 @@ ScenarioConfig::GetString(const std::string& key) const
         throw ScenarioError("unknown scenario key '" + key + "'");
     }
     return it->second;
+}
+
+std::string
+ScenarioConfig::GetRecorded(const std::string& key) const
+{
+    const ScenarioKey* declared = FindScenarioKey(key);
+    if (!declared || !declared->path)
+    {
+        return GetString(key);
+    }
+    return MapPaths(GetString(key),
+                    *declared,
+                    [](const std::string& written)
+                    {
+                        const std::filesystem::path path(written);
+                        return path.is_absolute()
+                                   ? written
+                                   : std::filesystem::absolute(path).lexically_normal().string();
+                    });
 }
 
 uint64_t
@@ -724,7 +898,7 @@ ScenarioConfig::WriteIni(std::ostream& out) const
     {
         if (key.name.find('.') == std::string::npos)
         {
-            out << key.name << " = " << m_values.at(key.name) << "\n";
+            out << key.name << " = " << GetRecorded(key.name) << "\n";
         }
     }
     std::string section;
@@ -741,7 +915,7 @@ ScenarioConfig::WriteIni(std::ostream& out) const
             out << "\n[" << s << "]\n";
             section = s;
         }
-        out << key.name.substr(dot + 1) << " = " << m_values.at(key.name) << "\n";
+        out << key.name.substr(dot + 1) << " = " << GetRecorded(key.name) << "\n";
     }
     if (!m_ns3.empty())
     {

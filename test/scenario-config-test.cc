@@ -129,5 +129,139 @@ TEST(ScenarioConfig, AttributesBoundToKeysNameTheirKeys)
     EXPECT_EQ(refused.at("ns3::TcpSocket::SndBufSize"), "tcp.buffer");
 }
 
+/// A folder of one test's own, removed with everything in it when the test ends.
+class TempFolder
+{
+  public:
+    explicit TempFolder(const std::string& name)
+        : m_path(std::filesystem::temp_directory_path()
+                 / ("dlsim-" + name + "-" + std::to_string(::getpid())))
+    {
+        std::filesystem::remove_all(m_path);
+        std::filesystem::create_directories(m_path);
+    }
+
+    ~TempFolder()
+    {
+        std::error_code ignored;
+        std::filesystem::remove_all(m_path, ignored);
+    }
+
+    /// \return the folder's path, absolute
+    const std::filesystem::path& Path() const
+    {
+        return m_path;
+    }
+
+    /// Write `text` to `name` inside the folder. \return the file's path
+    std::string Write(const std::string& name, const std::string& text) const
+    {
+        const std::filesystem::path file = m_path / name;
+        std::filesystem::create_directories(file.parent_path());
+        std::ofstream(file) << text;
+        return file.string();
+    }
+
+  private:
+    std::filesystem::path m_path;
+};
+
+// A relative path in a scenario file is read from the file's folder, so that a scenario and
+// its data files can move together; a path on the command line from the working directory. A
+// run folder records every path absolute, so that its config.ini reads the same files from
+// wherever it is run.
+TEST(ScenarioConfig, RelativePathsInAFileAreReadFromItsFolder)
+{
+    ASSERT_NE(FindScenarioKey("access.file"), nullptr);
+    ASSERT_NE(FindScenarioKey("regions.latency"), nullptr);
+    TempFolder folder("paths");
+    const std::string f = folder.Path().string();
+    folder.Write("data/a.csv", "node,up,down,latency\n");
+    const std::string scenario
+        = folder.Write("study/s.ini",
+                       "[topology]\n"
+                       "schedule = [../data/a.csv, ../data/b.csv], [/c.csv]\n"
+                       "[access]\n"
+                       "file = ../data/a.csv\n"
+                       "[trace]\n"
+                       "file = x.csv,y.csv\n"
+                       "[regions]\n"
+                       "latency = builtin\n"
+                       "[own]\n"
+                       "description = ../data/a.csv\n");
+    ScenarioConfig c = ScenarioConfig::Load(scenario, {"--compute.file=data/b.csv"});
+    EXPECT_EQ(c.GetString("topology.schedule"),
+              "[" + f + "/data/a.csv, " + f + "/data/b.csv], [/c.csv]")
+        << "every path of a grid of lists, an absolute one as written";
+    EXPECT_EQ(c.GetString("access.file"), f + "/data/a.csv");
+    EXPECT_EQ(c.GetString("trace.file"), f + "/study/x.csv, " + f + "/study/y.csv")
+        << "every value of a grid axis";
+    EXPECT_EQ(c.GetString("regions.latency"), "builtin") << "a word that names no file";
+    EXPECT_EQ(c.GetString("own.description"), "../data/a.csv") << "not a path key";
+    EXPECT_EQ(c.GetString("compute.file"), "data/b.csv") << "the command line's is as given";
+    EXPECT_EQ(c.GetRecorded("compute.file"),
+              (std::filesystem::current_path() / "data/b.csv").lexically_normal().string());
+    EXPECT_EQ(c.GetRecorded("own.description"), "../data/a.csv");
+
+    const ScenarioConfig asRecordedBefore
+        = ScenarioConfig::Load(scenario, {}, ScenarioConfig::PathsFrom::WorkingDirectory);
+    EXPECT_EQ(asRecordedBefore.GetString("access.file"), "../data/a.csv");
+
+    // config.ini, written elsewhere, names the same files.
+    std::ostringstream ini;
+    c.WriteIni(ini);
+    const ScenarioConfig back
+        = ScenarioConfig::Load(folder.Write("results/run/config.ini", ini.str()), {});
+    for (const auto& key : ScenarioKeys())
+    {
+        EXPECT_EQ(back.GetRecorded(key.name), c.GetRecorded(key.name)) << key.name;
+    }
+}
+
+// A scenario written when relative paths were read from the working directory names its files
+// so: where such a path names a file from there but none from the scenario's folder, the error
+// says so and how to write it, rather than reading a file the folder does not hold.
+TEST(ScenarioConfig, APathMeantFromTheWorkingDirectoryIsNamedNotRead)
+{
+    TempFolder folder("old-paths");
+    folder.Write("work/scenarios/hosts.csv", "node,up,down,latency\n");
+    const std::string scenario
+        = folder.Write("work/scenarios/s.ini", "[access]\nfile = scenarios/hosts.csv\n");
+    const std::filesystem::path before = std::filesystem::current_path();
+    std::filesystem::current_path(folder.Path() / "work");
+    const std::string error = ErrorOf([&] { ScenarioConfig::Load(scenario, {}); });
+    const std::string fromWorkingDirectory
+        = ScenarioConfig::Load(scenario,
+                               {"--access.file=scenarios/hosts.csv"},
+                               ScenarioConfig::PathsFrom::FileFolder)
+              .GetString("access.file");
+    std::filesystem::current_path(before);
+    EXPECT_NE(error.find("access.file = scenarios/hosts.csv"), std::string::npos) << error;
+    EXPECT_NE(error.find("not from the working directory"), std::string::npos) << error;
+    EXPECT_NE(error.find("write hosts.csv"), std::string::npos) << error;
+    EXPECT_EQ(fromWorkingDirectory, "scenarios/hosts.csv");
+}
+
+// Keys named like files are declared as paths (PathKey, AlgorithmKey::Path), so that a new one
+// cannot be read from the working directory by mistake.
+TEST(ScenarioConfig, EveryKeyNamedLikeAFileIsAPathKey)
+{
+    auto endsWith = [](const std::string& s, const std::string& tail)
+    {
+        return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    size_t paths = 0;
+    for (const auto& key : ScenarioKeys())
+    {
+        if (endsWith(key.name, ".file") || endsWith(key.name, "_file")
+            || endsWith(key.name, ".path"))
+        {
+            EXPECT_TRUE(key.path) << key.name;
+        }
+        paths += key.path ? 1 : 0;
+    }
+    EXPECT_GE(paths, 15u);
+}
+
 } // namespace
 } // namespace ns3

@@ -18,7 +18,7 @@ namespace
 AlgorithmKey
 PathKey()
 {
-    return AlgorithmKey::Text("dataset.path",
+    return AlgorithmKey::Path("dataset.path",
                               kDefaultFashionMnistDir,
                               "folder with the dataset's files (fashion-mnist: the IDX files; "
                               "cifar10: the binary version's data_batch_1.bin ... test_batch.bin)");

@@ -358,7 +358,7 @@ PartitionRegistration::Builtins()
 
     PartitionRegistration file;
     file.name = "file";
-    file.keys = {AlgorithmKey::Text("partition.file",
+    file.keys = {AlgorithmKey::Path("partition.file",
                                     "",
                                     "CSV 'node,sample' for partition = file: each node's training "
                                     "samples (0-based, in the dataset's file order)")};

@@ -200,6 +200,7 @@ AlgorithmKey::Check(const std::string& value) const
             return;
         }
         case KeyType::Text:
+        case KeyType::Path: // read, and named in any error, by whoever opens it
             return;
     }
 }
@@ -210,6 +211,17 @@ AlgorithmKey::Text(const std::string& name,
                    const std::string& help)
 {
     return MakeKey(name, KeyType::Text, defaultValue, 0.0, 0.0, help);
+}
+
+AlgorithmKey
+AlgorithmKey::Path(const std::string& name,
+                   const std::string& defaultValue,
+                   const std::string& help,
+                   const std::vector<std::string>& words)
+{
+    AlgorithmKey key = MakeKey(name, KeyType::Path, defaultValue, 0.0, 0.0, help);
+    key.choices = words;
+    return key;
 }
 
 RegisteredParameters::RegisteredParameters(std::string kind,

@@ -32,6 +32,7 @@ enum class KeyType
     Choice,      ///< one of `choices`
     NumberList,  ///< "[a, b, ...]" (or one bare number), every number in [min, max]
     Text,        ///< anything
+    Path,        ///< a file or folder the run reads, or one of `choices` (words that name none)
 };
 
 /**
@@ -45,7 +46,8 @@ struct AlgorithmKey
     std::string defaultValue;         ///< the value when a scenario does not set it
     double min = 0.0;                 ///< Number, WholeNumber, NumberList: smallest value allowed
     double max = 0.0;                 ///< ... and the largest
-    std::vector<std::string> choices; ///< Choice: the values allowed
+    std::vector<std::string>
+        choices; ///< Choice: the values allowed; Path: the words naming no file
     /// Number: "auto" is accepted too, and the registration's `resolve` replaces it before the
     /// run (e.g. a step size tuned on the overlay).
     bool allowsAuto = false;
@@ -124,6 +126,20 @@ struct AlgorithmKey
     static AlgorithmKey Text(const std::string& name,
                              const std::string& defaultValue,
                              const std::string& help);
+    /**
+     * \brief A file or folder the run reads. A relative path written in a scenario file is read
+     * from that file's folder, one given on the command line from the working directory, so a
+     * scenario and its data files can move together.
+     * \param name the key's name in its section
+     * \param defaultValue the value when a scenario does not set it
+     * \param help one line for `--help`
+     * \param words values that name no file ("builtin"), taken as they are
+     * \return the key
+     */
+    static AlgorithmKey Path(const std::string& name,
+                             const std::string& defaultValue,
+                             const std::string& help,
+                             const std::vector<std::string>& words = {});
 
     /**
      * \brief Check a value against the key's type and range.

@@ -47,7 +47,7 @@ DirectUnderlay()
                            "to 10 s (as every latency, fixed, drawn or from a file: beyond, "
                            "ns-3's TCP gives connections up)")
             .Sets({"ns3::PointToPointChannel::Delay"}),
-        AlgorithmKey::Text("link.file",
+        AlgorithmKey::Path("link.file",
                            "",
                            "CSV 'u,v,bandwidth,latency' giving every link (overrides the two "
                            "above)"),

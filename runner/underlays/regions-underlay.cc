@@ -37,16 +37,17 @@ RegionsUnderlay()
     r.keys.insert(
         r.keys.end(),
         {
-            AlgorithmKey::Text("regions.latency",
+            AlgorithmKey::Path("regions.latency",
                                "builtin",
                                "network = regions: builtin (six world regions) or a CSV matrix of "
                                "one-way latencies in ms (square, symmetric, distinct names, zero "
-                               "diagonal)"),
+                               "diagonal)",
+                               {"builtin"}),
             AlgorithmKey::Text(
                 "regions.count", "0", "network = regions: use the first this many regions; 0: all"),
             AlgorithmKey::Text(
                 "regions.assign", "round-robin", "network = regions: round-robin, random or file"),
-            AlgorithmKey::Text("regions.file", "", "CSV 'node,region' for regions.assign = file"),
+            AlgorithmKey::Path("regions.file", "", "CSV 'node,region' for regions.assign = file"),
             AlgorithmKey::Text(
                 "regions.bandwidth", "1Gbps", "network = regions: WAN link rate, or unlimited"),
         });

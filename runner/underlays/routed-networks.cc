@@ -32,7 +32,7 @@ AccessLinkKeys()
             "5ms",
             "network = access/regions: one-way access link latency, or a random variable in ms")
             .Sets({"ns3::PointToPointChannel::Delay"}),
-        AlgorithmKey::Text("access.file",
+        AlgorithmKey::Path("access.file",
                            "",
                            "CSV 'host,up,down,latency' giving every host's access link (overrides "
                            "the three above)"),

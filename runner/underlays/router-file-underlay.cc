@@ -48,7 +48,7 @@ RouterFileUnderlay()
     r.name = "file";
     r.help = "routers from underlay.file";
     r.keys = {
-        AlgorithmKey::Text(
+        AlgorithmKey::Path(
             "underlay.file",
             "",
             "network = file: router-level topology file (Inet, Orbis or Rocketfuel weights), read "
@@ -66,7 +66,7 @@ RouterFileUnderlay()
         AlgorithmKey::Text("underlay.attach",
                            "random",
                            "network = file: learners attach to random routers, or file"),
-        AlgorithmKey::Text(
+        AlgorithmKey::Path(
             "underlay.attach_file", "", "CSV 'node,router' (router by its name in underlay.file)"),
     };
     const std::vector<AlgorithmKey>& access = AccessLinkKeys();

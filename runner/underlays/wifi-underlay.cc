@@ -112,7 +112,7 @@ WifiUnderlay()
                            "network = wifi: metres from every station to its AP (stations on a "
                            "circle around it); within about 51 m with the default propagation"),
         AlgorithmKey::Text("wifi.ap_spacing", "50", "network = wifi: metres between APs"),
-        AlgorithmKey::Text("wifi.positions",
+        AlgorithmKey::Path("wifi.positions",
                            "",
                            "network = wifi: CSV 'node,x,y,z' placing every station, in metres "
                            "(overrides wifi.distance; APs stand at (k * ap_spacing, 0, 0))"),
