@@ -739,6 +739,56 @@ FlowNetwork::CheckOverflow(const std::vector<uint32_t>& component,
     }
 }
 
+bool
+FlowNetwork::FirstWindowTimesOut(uint32_t id)
+{
+    Connection& c = m_connections[id];
+    Link& first = m_links[c.links.front()];
+    if (first.queue.targetSeconds >= 0.0 || first.payloadBytesPerSecond <= 0.0)
+    {
+        return false; // an AQM keeps its delay short and drops early instead
+    }
+    // A sender's messages that start together put their whole first windows into its first
+    // link's queue at once (the device sends one packet while the queue holds the rest). What
+    // does not fit is dropped; a window whose first segment waits so long behind the others that
+    // its ACK comes back after the retransmission timeout (RTT + RTO_min) times out, even though
+    // nothing of it was lost: the timeout resends it and the window starts again from one
+    // segment.
+    const double payloadPerQueuedByte = c.segmentBytes / (c.segmentBytes + kHeaderBytes);
+    const double room = first.queue.bytes * payloadPerQueuedByte + c.segmentBytes;
+    const double wait = c.burstAheadBytes / first.payloadBytesPerSecond;
+    // Both are what the packets' queue would do to the windows: counted with the overflows.
+    if (c.burstAheadBytes >= room || wait > c.rtoSeconds - c.rttSeconds)
+    {
+        ++first.overflows;
+        return true;
+    }
+    if (c.burstAheadBytes + std::min(Window(c), c.remaining) > room)
+    {
+        // Its tail is dropped: the segments before it are ACKed, and the recovery cuts the window.
+        ++first.overflows;
+        LoseOnce(c);
+    }
+    return false;
+}
+
+bool
+FlowNetwork::Overflows(const Connection& c) const
+{
+    if (Window(c) - c.rate * c.rttSeconds <= 0.0)
+    {
+        return false; // none of its window waits in a queue
+    }
+    for (uint32_t l : c.links)
+    {
+        if (m_links[l].overflowing)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 uint64_t
 FlowNetwork::GetTxBytes(Ptr<NetDevice> device)
 {
@@ -975,6 +1025,11 @@ FlowNetwork::StartHead(uint32_t id)
         Stall(id, c.rtoSeconds); // its first segments are lost (the queues drained while idle)
         return;
     }
+    if (FirstWindowTimesOut(id))
+    {
+        Stall(id, c.rtoSeconds);
+        return;
+    }
     // Once per instant: a learner's message starts a flow to each neighbour, and learners
     // with the same compute time send together; sharing the links after each start cost one
     // progressive filling per flow (half the flow model's time behind access links).
@@ -999,13 +1054,15 @@ FlowNetwork::Activate(uint32_t id)
     // windows (less their initial windows, which Linux's minimum RTT already holds).
     const Link& first = m_links[c.links.front()];
     double ahead = 0.0;
+    c.burstAheadBytes = 0.0;
     for (uint32_t q : first.connections)
     {
         const Connection& other = m_connections[q];
         if (other.lastStart == Simulator::Now())
         {
-            ahead += std::min(Window(other), other.remaining)
-                     - std::min(other.initialWindowBytes, other.remaining);
+            const double burst = std::min(Window(other), other.remaining);
+            ahead += burst - std::min(other.initialWindowBytes, other.remaining);
+            c.burstAheadBytes += burst;
         }
     }
     c.startWaitSeconds = first.payloadBytesPerSecond > 0.0
@@ -1366,7 +1423,14 @@ FlowNetwork::OnEvent()
         }
         while (c.nextWindowStep <= now)
         {
-            if (WindowGrows(c) && !LeaveSlowStart(c))
+            if (Overflows(c))
+            {
+                // Over packets the burst of this window did not fit a queue on its route: segments
+                // dropped there, and a round trip later TCP cuts the window as for any loss (once
+                // a round trip, as one recovery covers the losses of one window).
+                LoseOnce(c);
+            }
+            else if (WindowGrows(c) && !LeaveSlowStart(c))
             {
                 GrowWindow(c, c.roundStartBytes - c.remaining);
             }

@@ -82,8 +82,17 @@ struct QueueLimit
  * anew meanwhile, and fails after DataRetries retransmissions (a handshake after ConnCount SYNs);
  * the timeout of a flow held back by its slowest link includes that link's standing queue
  * (TCP's RTT estimate does). A message whose last byte left before an outage still arrives.
- * Not modelled: a flow's own queueing delay, the unfair sharing of a link by the bursts of several
- * connections, a queue's overflow (only counted, GetOverflows), TCP cross traffic.
+ * A drop-tail queue's overflow is approximated where the packet level shows it costs most
+ * (FirstWindowTimesOut): a sender's messages that start together put their whole first windows
+ * into its first link's queue at once; a window that finds the queue full, or whose first
+ * segment waits behind the others longer than its timeout allows beyond its round trip, waits
+ * that timeout and starts again from one segment (a stall, as for an outage), and one whose tail
+ * does not fit is cut as for a loss. While windows over a link exceed its pipe and queue
+ * (CheckOverflow), the connections whose windows wait there are cut as for a loss at their next
+ * window step, once a round trip. Both are counted (GetOverflows). Not modelled: the time a
+ * recovery takes, a retransmission's own wait in a full queue (timeouts backing off), a flow's
+ * own queueing delay, the unfair sharing of a link by the bursts of several connections, TCP
+ * cross traffic.
  */
 class FlowNetwork : public Object
 {
@@ -180,8 +189,9 @@ class FlowNetwork : public Object
     /**
      * \param device a point-to-point link direction's sending device
      * \return how many times the windows of the flows over it came to exceed what its pipe and
-     * its drop-tail queue hold: where TCP over packets would lose segments to the queue's
-     * overflow, which the flow model does not model (it stays optimistic there)
+     * its drop-tail queue hold, or a first window timed out in it (FirstWindowTimesOut): where
+     * TCP over packets would lose segments to the queue's overflow, which the flow model only
+     * approximates (it stays optimistic there)
      */
     uint64_t GetOverflows(Ptr<NetDevice> device) const;
 
@@ -251,6 +261,8 @@ class FlowNetwork : public Object
         double startWaitSeconds = 0.0;  ///< its first window's wait behind the others' (its
                                         ///< message's first round trip; 0 after it)
         Time lastStart = Time::Min();   ///< when its current message started
+        double burstAheadBytes = 0.0;   ///< the whole first windows queued before its own, at
+                                        ///< its message's start
         bool restFits = false;          ///< RestFits at the last event (a change marks the flow)
         double roundStartBytes = 0.0;   ///< the head's remaining bytes at its round trip's start
         double segmentBytes = 1448;
@@ -342,6 +354,20 @@ class FlowNetwork : public Object
     static double RoundTrip(const Connection& c);
     /// The ACKs' wait of a component's flows behind their route's other direction's data.
     void DelayAcks(const std::vector<uint32_t>& component, const std::vector<uint32_t>& flows);
+    /**
+     * \param c an active connection
+     * \return whether part of its window waits in a queue on its route that the windows there
+     * overflow (CheckOverflow)
+     */
+    bool Overflows(const Connection& c) const;
+    /**
+     * \param id a connection whose message starts from idle, now
+     * \return whether its first window meets a queue that times it out: the first windows ahead
+     * of it fill its first link's drop-tail queue, or take longer to send than its retransmission
+     * timeout leaves beyond its round trip; it then waits that timeout (TCP's go-back after a
+     * timeout, which the packet level does not undo), else a tail dropped cuts its window
+     */
+    bool FirstWindowTimesOut(uint32_t id);
     /// Count the links of `component` whose windows came to overflow them (GetOverflows).
     void CheckOverflow(const std::vector<uint32_t>& component, const std::vector<uint32_t>& flows);
     /// Linux's HyStart at a window step: whether slow start ends here (and the window it ends at).

@@ -477,9 +477,11 @@ LinkUsage::Report(const std::string& path,
         {
             log << "note: the flows' windows came to exceed the queues of " << links
                 << " link directions (" << overflows
-                << " times): over packets those queues would drop segments and TCP would spend "
-                   "time recovering, which the flow model does not simulate; its times are "
-                   "optimistic there (network.model = packet is the reference)"
+                << " times): over packets those queues would drop segments or delay them past "
+                   "TCP's timeout, which the flow model only approximates (a drop cuts a window, a "
+                   "first window that overflows or outwaits its queue waits a timeout; the time "
+                   "a recovery takes is not simulated); its times may be optimistic there "
+                   "(network.model = packet is the reference)"
                 << std::endl;
         }
         return;

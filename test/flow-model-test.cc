@@ -165,21 +165,25 @@ TEST(FlowModel, UdpCrossTrafficTakesItsRateOffTheLinks)
 }
 
 /**
- * Four messages sharing each host's 2 Mbit/s uplink: the packet level leaves about a fifth of
- * the uplink idle (losses where slow start overshoots the small queue, recovery, the windows of
- * four flows), which the flow model, keeping the link full, does not: its last round ends
- * earlier, as the doc's table says, by less than 25%. And the learning is the same.
+ * Four messages sharing each host's 2 Mbit/s uplink: over packets their first windows, sent at
+ * once, overflow its small queue or wait behind each other longer than TCP's retransmission
+ * timeout allows, and those connections resend after the timeout from a one-segment window (the
+ * packet level has no F-RTO to undo a spurious one). The flow model gives such a first window
+ * that timeout (FlowNetwork::FirstWindowTimesOut), and every round ends within 10% of the packet
+ * level's (measured at its commit: +7.1% in round 1, +1.3% in the last). Without it the flows
+ * kept the link full and ended every round 12-19% early: this test fails. And the learning is the
+ * same.
  */
-TEST(FlowModel, SharedUplinksEndEarlierThanOverPacketsAndLearnTheSame)
+TEST(FlowModel, SharedUplinksTimeOutFirstWindowsAsOverPacketsAndLearnTheSame)
 {
     const auto [packet, flow]
         = RunBoth("access",
                   kData
                       + " --nodes=8 --degree=4 --rounds=6 --network=access --access.up=2Mbps "
                         "--access.down=20Mbps --access.latency=10ms");
-    const double deviation = LargestDeviation(packet, flow, true);
-    EXPECT_LE(deviation, 0.01);
-    EXPECT_GE(deviation, -0.25);
+    const double deviation = LargestDeviation(packet, flow);
+    std::cout << "largest deviation " << deviation << "\n";
+    EXPECT_LE(std::abs(deviation), 0.10);
     // Learning does not depend on the network model: the same accuracies.
     auto accuracies = [](const std::string& run)
     {
