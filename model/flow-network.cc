@@ -1205,18 +1205,18 @@ FlowNetwork::Fill(const std::vector<uint32_t>& component,
     std::vector<double>& left = m_left;
     std::vector<double>& weights = m_weights;
     std::vector<uint32_t>& count = m_count; // unfixed flows: weights may keep a rounding
-    std::vector<uint32_t>& version = m_version;
     std::vector<char>& fixed = m_fixed; // 1 outside `flows`, and for stalled flows
     for (uint32_t l : component)
     {
         left[l] = capacity[l];
         weights[l] = 0.0;
         count[l] = 0;
-        version[l] = 0;
     }
-    using Entry = std::pair<double, uint32_t>; // (rate per unit of weight, link or flow)
-    using MinHeap = std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>>;
-    MinHeap windows;
+    // The flows by window rate, a min-heap in a vector the network keeps (an event fills again,
+    // and fresh heaps cost allocations every time).
+    std::vector<FillEntry>& windows = m_windowHeap;
+    windows.clear();
+    const auto later = std::greater<FillEntry>();
     size_t unfixed = 0;
     for (uint32_t id : flows)
     {
@@ -1225,7 +1225,7 @@ FlowNetwork::Fill(const std::vector<uint32_t>& component,
         {
             fixed[id] = 0;
             ++unfixed;
-            windows.push({WindowRate(c) * c.rttSeconds, id});
+            windows.emplace_back(WindowRate(c) * c.rttSeconds, id);
             for (uint32_t l : c.links)
             {
                 weights[l] += 1.0 / c.rttSeconds;
@@ -1233,15 +1233,83 @@ FlowNetwork::Fill(const std::vector<uint32_t>& component,
             }
         }
     }
-    std::priority_queue<std::pair<Entry, uint32_t>,
-                        std::vector<std::pair<Entry, uint32_t>>,
-                        std::greater<std::pair<Entry, uint32_t>>>
-        links; // ((share per weight, link), version)
+    std::make_heap(windows.begin(), windows.end(), later);
+    // The links by share per unit of weight (ties by id), an indexed min-heap: fixing a flow
+    // moves each of its links in place, so the heap holds every link once, however many flows
+    // cross it (a core link crossed by hundreds of flows would otherwise gather an entry per
+    // flow fixed).
+    std::vector<uint32_t>& heap = m_linkHeap;
+    std::vector<uint32_t>& at = m_linkHeapAt; // a link's place in the heap, or kNotInHeap
+    for (uint32_t l : heap)
+    {
+        at[l] = kNotInHeap;
+    }
+    heap.clear();
+    at.resize(m_links.size(), kNotInHeap);
+    auto before = [&](uint32_t a, uint32_t b)
+    {
+        const double ka = left[a] / weights[a];
+        const double kb = left[b] / weights[b];
+        return ka < kb || (ka == kb && a < b);
+    };
+    auto place = [&](size_t i, uint32_t l)
+    {
+        heap[i] = l;
+        at[l] = static_cast<uint32_t>(i);
+    };
+    auto siftUp = [&](size_t i)
+    {
+        const uint32_t l = heap[i];
+        while (i > 0 && before(l, heap[(i - 1) / 2]))
+        {
+            place(i, heap[(i - 1) / 2]);
+            i = (i - 1) / 2;
+        }
+        place(i, l);
+    };
+    auto siftDown = [&](size_t i)
+    {
+        const uint32_t l = heap[i];
+        while (true)
+        {
+            size_t child = 2 * i + 1;
+            if (child >= heap.size())
+            {
+                break;
+            }
+            if (child + 1 < heap.size() && before(heap[child + 1], heap[child]))
+            {
+                ++child;
+            }
+            if (!before(heap[child], l))
+            {
+                break;
+            }
+            place(i, heap[child]);
+            i = child;
+        }
+        place(i, l);
+    };
+    auto erase = [&](uint32_t l)
+    {
+        const size_t i = at[l];
+        at[l] = kNotInHeap;
+        const uint32_t last = heap.back();
+        heap.pop_back();
+        if (last != l)
+        {
+            place(i, last);
+            siftUp(i);
+            siftDown(at[last]);
+        }
+    };
     for (uint32_t l : component)
     {
         if (count[l] > 0)
         {
-            links.push({{left[l] / weights[l], l}, 0});
+            heap.push_back(l);
+            at[l] = static_cast<uint32_t>(heap.size() - 1);
+            siftUp(heap.size() - 1);
         }
     }
     auto fix = [&](uint32_t id, double perWeight)
@@ -1254,35 +1322,43 @@ FlowNetwork::Fill(const std::vector<uint32_t>& component,
         {
             left[l] -= c.rate;
             weights[l] -= 1.0 / c.rttSeconds;
-            if (--count[l] > 0)
+            --count[l];
+            if (at[l] == kNotInHeap)
             {
-                links.push({{left[l] / weights[l], l}, ++version[l]});
+                continue; // the bottleneck being fixed
+            }
+            if (count[l] == 0)
+            {
+                erase(l);
+            }
+            else
+            {
+                siftUp(at[l]);
+                siftDown(at[l]);
             }
         }
     };
     while (unfixed > 0)
     {
-        while (!links.empty()
-               && (links.top().second != version[links.top().first.second]
-                   || count[links.top().first.second] == 0))
+        while (!windows.empty() && fixed[windows.front().second])
         {
-            links.pop(); // superseded by a later entry of the same link
-        }
-        while (!windows.empty() && fixed[windows.top().second])
-        {
-            windows.pop();
+            std::pop_heap(windows.begin(), windows.end(), later);
+            windows.pop_back();
         }
         const bool byWindow
-            = !windows.empty() && (links.empty() || windows.top().first < links.top().first.first);
+            = !windows.empty()
+              && (heap.empty() || windows.front().first < left[heap[0]] / weights[heap[0]]);
         if (byWindow)
         {
-            const Entry top = windows.top();
-            windows.pop();
+            const FillEntry top = windows.front();
+            std::pop_heap(windows.begin(), windows.end(), later);
+            windows.pop_back();
             fix(top.second, top.first);
             continue;
         }
-        const auto [share, l] = links.top().first;
-        links.pop();
+        const uint32_t l = heap[0];
+        const double share = left[l] / weights[l];
+        erase(l);
         // Every unfixed flow over the bottleneck gets its weighted share.
         for (uint32_t id : m_links[l].connections)
         {
@@ -1303,7 +1379,6 @@ FlowNetwork::Reschedule()
     m_left.resize(m_links.size());
     m_weights.resize(m_links.size());
     m_count.resize(m_links.size());
-    m_version.resize(m_links.size());
     m_capacity.resize(m_links.size());
     m_fixed.resize(m_connections.size(), 1);
     m_flowInComponent.resize(m_connections.size(), 0);

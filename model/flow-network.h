@@ -401,10 +401,15 @@ class FlowNetwork : public Object
     std::vector<char> m_flowInComponent;     ///< by connection: scratch of Component
     // Scratch of Reschedule and Fill, by link (and by connection: m_fixed, 1 but mid-Fill).
     std::vector<double> m_capacity;
+    /// A progressive filling's heap entry: (rate per unit of weight, link or flow).
+    using FillEntry = std::pair<double, uint32_t>;
+    std::vector<FillEntry> m_windowHeap; ///< Fill's flows by window rate
+    std::vector<uint32_t> m_linkHeap;    ///< Fill's links by share per weight (indexed heap)
+    std::vector<uint32_t> m_linkHeapAt;  ///< by link: its place in m_linkHeap, or kNotInHeap
+    static constexpr uint32_t kNotInHeap = UINT32_MAX; ///< a link not in m_linkHeap
     std::vector<double> m_left;
     std::vector<double> m_weights;
     std::vector<uint32_t> m_count;
-    std::vector<uint32_t> m_version;
     std::vector<char> m_fixed;
     std::vector<double> m_burst;  ///< by link: the windows queued there (DelayAcks)
     std::vector<double> m_queued; ///< by link: the windows beyond the pipe (CheckOverflow)
