@@ -139,13 +139,7 @@ RunScenarioOrGrid(const RunArguments& line, RunOptions options)
     {
         overrides.push_back("--out=" + DefaultReplayFolder(line.replay, line.overrides));
     }
-    // A run folder's config.ini records its paths absolute; one recorded before that named them
-    // from the working directory, which a replay keeps reading them from.
-    ScenarioConfig config
-        = ScenarioConfig::Load(line.scenarioFile,
-                               overrides,
-                               line.replay.empty() ? ScenarioConfig::PathsFrom::FileFolder
-                                                   : ScenarioConfig::PathsFrom::WorkingDirectory);
+    ScenarioConfig config = ScenarioConfig::Load(line.scenarioFile, overrides);
     std::vector<GridPoint> points = ExpandGrid(config);
     if (line.tuneChoco)
     {

@@ -26,7 +26,7 @@ LearningKeys(const ScenarioConfig& config)
     {
         if (ChangesResults(key.name) && !key.network)
         {
-            text << key.name << " = " << config.GetRecorded(key.name) << "\n";
+            text << key.name << " = " << config.GetString(key.name) << "\n";
         }
     }
     // Attribute defaults reach any model, the learners' included: they count as learning keys.

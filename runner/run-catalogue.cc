@@ -334,10 +334,7 @@ ReadFinishedRuns(const std::string& dir, double target, std::ostream& warnings)
         }
         RunRecord run;
         run.dir = folder;
-        // Configurations recorded before paths were recorded absolute name them from the
-        // working directory; those recorded since are absolute and read the same either way.
-        const ScenarioConfig c = ScenarioConfig::Load(
-            folder + "/config.ini", {}, ScenarioConfig::PathsFrom::WorkingDirectory);
+        const ScenarioConfig c = ScenarioConfig::Load(folder + "/config.ini", {});
         for (const auto& key : ScenarioKeys())
         {
             run.config[key.name] = c.GetString(key.name);

@@ -519,6 +519,29 @@ Describe()
     return desc;
 }
 
+/// The first comment line of every configuration WriteIni writes.
+const char* const kRecordedHeader
+    = "# dlsim resolved configuration: every key with the value this run used";
+
+/// Whether `text` is a configuration WriteIni wrote: its header among the leading comments.
+bool
+WrittenByDlsim(const std::string& text)
+{
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+    {
+        if (line == kRecordedHeader)
+        {
+            return true;
+        }
+        if (!line.empty() && line[0] != '#')
+        {
+            return false;
+        }
+    }
+    return false;
+}
+
 /// The text between `b` and `e` without the blanks around it.
 std::string
 Trimmed(const std::string& text, size_t b, size_t e)
@@ -616,7 +639,9 @@ FromFileFolder(const std::string& file,
     {
         return written;
     }
-    const std::string read = (folder / path).lexically_normal().string();
+    // Not normalised: where the folder is a symbolic link, "link/../x" is what the system
+    // resolves from the link's target.
+    const std::string read = (folder / path).string();
     std::error_code inFolder;
     std::error_code inWorkingDirectory;
     if (!fs::exists(read, inFolder) && fs::exists(path, inWorkingDirectory))
@@ -637,9 +662,7 @@ FromFileFolder(const std::string& file,
 } // namespace
 
 ScenarioConfig
-ScenarioConfig::Load(const std::string& file,
-                     const std::vector<std::string>& overrides,
-                     PathsFrom pathsFrom)
+ScenarioConfig::Load(const std::string& file, const std::vector<std::string>& overrides)
 {
     ScenarioConfig config;
     po::options_description desc = Describe();
@@ -684,6 +707,7 @@ ScenarioConfig::Load(const std::string& file,
         throw ScenarioError(std::string("command line: ") + e.what());
     }
     std::set<std::string> fromCommandLine;
+    bool recorded = false; // a configuration dlsim wrote: its paths are from the working directory
     for (const auto& [name, value] : vm)
     {
         fromCommandLine.insert(name);
@@ -694,11 +718,14 @@ ScenarioConfig::Load(const std::string& file,
         {
             throw ScenarioError("scenario file " + file + " is a directory");
         }
-        std::ifstream in(file);
-        if (!in)
+        std::ifstream stream(file);
+        if (!stream)
         {
             throw ScenarioError("cannot open scenario file " + file);
         }
+        std::stringstream in;
+        in << stream.rdbuf();
+        recorded = WrittenByDlsim(in.str());
         try
         {
             po::parsed_options parsed = po::parse_config_file(in, desc, true);
@@ -738,7 +765,7 @@ ScenarioConfig::Load(const std::string& file,
             = vm.count(key.name) ? vm[key.name].as<std::string>() : key.defaultValue;
     }
     const std::filesystem::path folder = std::filesystem::path(file).parent_path();
-    if (pathsFrom == PathsFrom::FileFolder && !folder.empty())
+    if (!recorded && !folder.empty())
     {
         for (const auto& key : ScenarioKeys())
         {
@@ -769,25 +796,6 @@ ScenarioConfig::GetString(const std::string& key) const
         throw ScenarioError("unknown scenario key '" + key + "'");
     }
     return it->second;
-}
-
-std::string
-ScenarioConfig::GetRecorded(const std::string& key) const
-{
-    const ScenarioKey* declared = FindScenarioKey(key);
-    if (!declared || !declared->path)
-    {
-        return GetString(key);
-    }
-    return MapPaths(GetString(key),
-                    *declared,
-                    [](const std::string& written)
-                    {
-                        const std::filesystem::path path(written);
-                        return path.is_absolute()
-                                   ? written
-                                   : std::filesystem::absolute(path).lexically_normal().string();
-                    });
 }
 
 uint64_t
@@ -892,13 +900,13 @@ ScenarioConfig::Set(const std::string& key, const std::string& value)
 void
 ScenarioConfig::WriteIni(std::ostream& out) const
 {
-    out << "# dlsim resolved configuration: every key with the value this run used\n";
+    out << kRecordedHeader << "\n";
     // Keys without a section first: INI puts everything after a [section] header into it.
     for (const auto& key : ScenarioKeys())
     {
         if (key.name.find('.') == std::string::npos)
         {
-            out << key.name << " = " << GetRecorded(key.name) << "\n";
+            out << key.name << " = " << m_values.at(key.name) << "\n";
         }
     }
     std::string section;
@@ -915,7 +923,7 @@ ScenarioConfig::WriteIni(std::ostream& out) const
             out << "\n[" << s << "]\n";
             section = s;
         }
-        out << key.name.substr(dot + 1) << " = " << GetRecorded(key.name) << "\n";
+        out << key.name.substr(dot + 1) << " = " << m_values.at(key.name) << "\n";
     }
     if (!m_ns3.empty())
     {

@@ -39,8 +39,8 @@ struct ScenarioKey
     /// others' networks (learning-replay.h). Set by ScenarioKeys(), in one place.
     bool network = false;
     /// A file or folder the run reads: a relative path written in a scenario file is read from
-    /// that file's folder (ScenarioConfig::Load), and a run folder records it absolute
-    /// (ScenarioConfig::GetRecorded). Declared with the key (PathKey, AlgorithmKey::Path).
+    /// that file's folder (ScenarioConfig::Load). Declared with the key (PathKey,
+    /// AlgorithmKey::Path).
     bool path = false;
     /// The values of a path key that name no file ("builtin"), taken as they are.
     std::vector<std::string> words = {};
@@ -98,33 +98,20 @@ std::vector<std::string> AlgorithmsOfKey(const std::string& key);
 class ScenarioConfig
 {
   public:
-    /// Where relative paths written in the file (not on the command line) are read from.
-    enum class PathsFrom
-    {
-        FileFolder,      ///< the file's folder: a scenario and its data files move together
-        WorkingDirectory ///< the working directory, as run folders before absolute records wrote
-    };
-
     /**
      * Read `file` (may be empty: defaults only) and apply `overrides` of the form
      * "--key=value" or "key=value", which win over the file. Unknown keys, repeated keys and
      * unreadable files are errors. A relative path of a path key (ScenarioKey::path) written in
-     * the file is read from the file's folder; a value on the command line from the working
-     * directory. Where the former names no file but the latter would, the error says so rather
-     * than reading another file than the one the scenario means.
+     * a scenario file is read from the file's folder; a value on the command line from the
+     * working directory. Where the former names no file but the latter would, the error says so
+     * rather than reading another file than the one the scenario means. A configuration dlsim
+     * wrote (WriteIni: a run folder's config.ini, a grid point's point.ini) holds the paths as
+     * the run read them, from its working directory, and is read so: a run folder stays as
+     * portable as its project (moved together, or sent to another host as a job).
      */
-    static ScenarioConfig Load(const std::string& file,
-                               const std::vector<std::string>& overrides,
-                               PathsFrom pathsFrom = PathsFrom::FileFolder);
+    static ScenarioConfig Load(const std::string& file, const std::vector<std::string>& overrides);
 
     const std::string& GetString(const std::string& key) const;
-    /**
-     * \param key a scenario key
-     * \return its value as a run folder records it (config.ini, the learning record): a path
-     * key's relative paths made absolute, so that the record names the same files wherever it is
-     * read from; any other key's value as it is
-     */
-    std::string GetRecorded(const std::string& key) const;
     uint64_t GetUint(const std::string& key, uint64_t min = 0, uint64_t max = UINT64_MAX) const;
     double GetDouble(const std::string& key, double min, double max) const;
     bool GetBool(const std::string& key) const;
@@ -145,7 +132,8 @@ class ScenarioConfig
      */
     const std::map<std::string, std::string>& GetNs3Attributes() const;
 
-    /// Write every key with its resolved value (GetRecorded) as an INI file that Load reads back.
+    /// Write every key with its resolved value as an INI file that Load reads back (its paths
+    /// from the working directory, as the run read them).
     void WriteIni(std::ostream& out) const;
 
   private:
