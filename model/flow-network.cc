@@ -763,8 +763,13 @@ FlowNetwork::FirstWindowTimesOut(uint32_t id)
         ++first.overflows;
         return true;
     }
+    c.tailLostBytes = 0.0;
     if (c.burstAheadBytes + std::min(Window(c), c.remaining) > room)
     {
+        if (c.remaining <= Window(c))
+        {
+            c.tailLostBytes = c.burstAheadBytes + c.remaining - room;
+        }
         // Its tail is dropped: the segments before it are ACKed, and the recovery cuts the window.
         ++first.overflows;
         LoseOnce(c);
@@ -1060,11 +1065,12 @@ FlowNetwork::Activate(uint32_t id)
         const Connection& other = m_connections[q];
         if (other.lastStart == Simulator::Now())
         {
-            const double burst = std::min(Window(other), other.remaining);
-            ahead += burst - std::min(other.initialWindowBytes, other.remaining);
-            c.burstAheadBytes += burst;
+            ahead += other.burstBytes - std::min(other.initialWindowBytes, other.remaining);
+            c.burstAheadBytes += other.burstBytes;
         }
     }
+    // What it puts into the queue now, before a drop may cut its window.
+    c.burstBytes = std::min(Window(c), c.remaining);
     c.startWaitSeconds = first.payloadBytesPerSecond > 0.0
                              ? std::max(0.0, ahead) / first.payloadBytesPerSecond
                              : 0.0;
@@ -1435,7 +1441,8 @@ FlowNetwork::Reschedule()
         {
             next = std::min(next, std::max(0.0, c.lossSpacingBytes - c.sinceLossBytes) / c.rate);
         }
-        if (WindowGrows(c))
+        // A window over an overflowing queue is cut at its next step (OnEvent).
+        if (WindowGrows(c) || Overflows(c))
         {
             // A step already due happens now, never after a negative delay.
             next
@@ -1496,14 +1503,20 @@ FlowNetwork::OnEvent()
             c.restFits = fits;
             Mark(id);
         }
+        bool cut = false;
         while (c.nextWindowStep <= now)
         {
             if (Overflows(c))
             {
                 // Over packets the burst of this window did not fit a queue on its route: segments
                 // dropped there, and a round trip later TCP cuts the window as for any loss (once
-                // a round trip, as one recovery covers the losses of one window).
-                LoseOnce(c);
+                // a round trip, as one recovery covers the losses of one window; steps missed
+                // since, with the overflow as it was, cut nothing more).
+                if (!cut)
+                {
+                    LoseOnce(c);
+                    cut = true;
+                }
             }
             else if (WindowGrows(c) && !LeaveSlowStart(c))
             {
@@ -1532,7 +1545,14 @@ FlowNetwork::OnEvent()
         NS_LOG_INFO("flow " << id << " to node " << c.to << " ends, window " << c.windowBytes);
         c.lastSent = now;
         const uint32_t to = c.to;
-        Simulator::Schedule(Seconds(c.deliveryDelay),
+        // A message whose end was dropped with nothing behind it to reveal the loss: a tail-loss
+        // probe two round trips later finds it out, then the lost segments go one a round trip.
+        const double recovery
+            = c.tailLostBytes > 0.0
+                  ? (2.0 + std::ceil(c.tailLostBytes / c.segmentBytes)) * c.rttSeconds
+                  : 0.0;
+        c.tailLostBytes = 0.0;
+        Simulator::Schedule(Seconds(c.deliveryDelay + recovery),
                             [this, to, framed]()
                             {
                                 const auto it = m_listeners.find(to);

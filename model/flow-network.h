@@ -261,8 +261,9 @@ class FlowNetwork : public Object
         double startWaitSeconds = 0.0;  ///< its first window's wait behind the others' (its
                                         ///< message's first round trip; 0 after it)
         Time lastStart = Time::Min();   ///< when its current message started
-        double burstAheadBytes = 0.0;   ///< the whole first windows queued before its own, at
-                                        ///< its message's start
+        double burstBytes = 0.0;        ///< the first window it sent at its message's start
+        double burstAheadBytes = 0.0;   ///< the first windows queued before its own then
+        double tailLostBytes = 0.0;     ///< its message's end dropped from its first window
         bool restFits = false;          ///< RestFits at the last event (a change marks the flow)
         double roundStartBytes = 0.0;   ///< the head's remaining bytes at its round trip's start
         double segmentBytes = 1448;
