@@ -87,7 +87,9 @@ struct QueueLimit
  * into its first link's queue at once; a window that finds the queue full, or whose first
  * segment waits behind the others longer than its timeout allows beyond its round trip, waits
  * that timeout and starts again from one segment (a stall, as for an outage), and one whose tail
- * does not fit is cut as for a loss. While windows over a link exceed its pipe and queue
+ * does not fit is cut as for a loss; where that tail is its message's end, nothing behind it
+ * reveals the loss and the message arrives a recovery later (a tail-loss probe two round trips
+ * on, then a round trip for each lost segment). While windows over a link exceed its pipe and queue
  * (CheckOverflow), the connections whose windows wait there are cut as for a loss at their next
  * window step, once a round trip. Both are counted (GetOverflows). Not modelled: the time a
  * recovery takes, a retransmission's own wait in a full queue (timeouts backing off), a flow's
