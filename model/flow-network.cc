@@ -763,7 +763,6 @@ FlowNetwork::FirstWindowTimesOut(uint32_t id)
         ++first.overflows;
         return true;
     }
-    c.tailLostBytes = 0.0;
     if (c.burstAheadBytes + std::min(Window(c), c.remaining) > room)
     {
         if (c.remaining <= Window(c))
@@ -1025,12 +1024,9 @@ FlowNetwork::StartHead(uint32_t id)
                         << " ms");
     Activate(id);
     ++m_events;
-    if (Blocked(c))
-    {
-        Stall(id, c.rtoSeconds); // its first segments are lost (the queues drained while idle)
-        return;
-    }
-    if (FirstWindowTimesOut(id))
+    // Its first segments are lost (the queues drained while idle), or its first window meets a
+    // queue that times it out: it tries again after its retransmission timeout.
+    if (Blocked(c) || FirstWindowTimesOut(id))
     {
         Stall(id, c.rtoSeconds);
         return;
@@ -1069,8 +1065,10 @@ FlowNetwork::Activate(uint32_t id)
             c.burstAheadBytes += other.burstBytes;
         }
     }
-    // What it puts into the queue now, before a drop may cut its window.
+    // What it puts into the queue now, before a drop may cut its window; nothing of this
+    // message is lost yet.
     c.burstBytes = std::min(Window(c), c.remaining);
+    c.tailLostBytes = 0.0;
     c.startWaitSeconds = first.payloadBytesPerSecond > 0.0
                              ? std::max(0.0, ahead) / first.payloadBytesPerSecond
                              : 0.0;
@@ -1551,7 +1549,6 @@ FlowNetwork::OnEvent()
             = c.tailLostBytes > 0.0
                   ? (2.0 + std::ceil(c.tailLostBytes / c.segmentBytes)) * c.rttSeconds
                   : 0.0;
-        c.tailLostBytes = 0.0;
         Simulator::Schedule(Seconds(c.deliveryDelay + recovery),
                             [this, to, framed]()
                             {

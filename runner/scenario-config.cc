@@ -28,6 +28,35 @@ namespace po = boost::program_options;
 namespace ns3
 {
 
+std::vector<std::string>
+SplitGridValues(const std::string& value)
+{
+    std::vector<std::string> parts;
+    std::string current;
+    int depth = 0;
+    auto flush = [&parts, &current]()
+    {
+        size_t b = current.find_first_not_of(" \t");
+        size_t e = current.find_last_not_of(" \t");
+        parts.push_back(b == std::string::npos ? "" : current.substr(b, e - b + 1));
+        current.clear();
+    };
+    for (char ch : value)
+    {
+        depth += ch == '[' ? 1 : ch == ']' ? -1 : 0;
+        if (ch == ',' && depth == 0)
+        {
+            flush();
+        }
+        else
+        {
+            current += ch;
+        }
+    }
+    flush();
+    return parts;
+}
+
 ScenarioKey
 PathKey(const std::string& name, const std::string& defaultValue, const std::string& help)
 {
@@ -542,26 +571,11 @@ WrittenByDlsim(const std::string& text)
     return false;
 }
 
-/// The text between `b` and `e` without the blanks around it.
-std::string
-Trimmed(const std::string& text, size_t b, size_t e)
-{
-    while (b < e && (text[b] == ' ' || text[b] == '\t'))
-    {
-        ++b;
-    }
-    while (e > b && (text[e - 1] == ' ' || text[e - 1] == '\t'))
-    {
-        --e;
-    }
-    return text.substr(b, e - b);
-}
-
 /**
- * `value` of a path key with `map` applied to every path in it: the value may be a grid's
- * comma-separated values, each one path or a bracketed list of paths ("a.csv, [b.csv, c.csv]").
- * Empty items and the key's words stay as they are; a value with no path changed is returned as
- * written.
+ * `value` of a path key with `map` applied to every path in it: the value may be a grid's values
+ * (SplitGridValues), each one path or a bracketed list of paths (SplitList), as in "a.csv,
+ * [b.csv, c.csv]". Empty items, the key's words and a list its reader will refuse stay as they
+ * are; a value with no path changed is returned as written.
  */
 std::string
 MapPaths(const std::string& value,
@@ -579,44 +593,22 @@ MapPaths(const std::string& value,
         changed = changed || mapped != item;
         return mapped;
     };
-    // Split where the grid splits: at commas outside brackets.
-    std::vector<std::pair<size_t, size_t>> parts;
-    int depth = 0;
-    size_t begin = 0;
-    for (size_t i = 0; i <= value.size(); ++i)
-    {
-        const char ch = i < value.size() ? value[i] : ',';
-        depth += ch == '[' ? 1 : ch == ']' ? -1 : 0;
-        if (ch == ',' && depth <= 0)
-        {
-            parts.emplace_back(begin, i);
-            begin = i + 1;
-        }
-    }
     std::string out;
-    for (size_t p = 0; p < parts.size(); ++p)
+    for (const std::string& part : SplitGridValues(value))
     {
-        const std::string part = Trimmed(value, parts[p].first, parts[p].second);
-        out += p == 0 ? "" : ", ";
-        if (part.size() >= 2 && part.front() == '[' && part.back() == ']')
+        out += out.empty() ? "" : ", ";
+        std::vector<std::string> items;
+        if (part.empty() || part.front() != '[' || !SplitList(part, items).empty())
         {
-            std::string list = "[";
-            size_t from = 1;
-            for (size_t i = 1; i < part.size(); ++i)
-            {
-                if (part[i] == ',' || i + 1 == part.size())
-                {
-                    const std::string item = one(Trimmed(part, from, i));
-                    list += (from == 1 ? "" : ", ") + item;
-                    from = i + 1;
-                }
-            }
-            out += list + "]";
+            out += part.empty() || part.front() != '[' ? one(part) : part;
+            continue;
         }
-        else
+        std::string list;
+        for (const std::string& item : items)
         {
-            out += one(part);
+            list += (list.empty() ? "" : ", ") + one(item);
         }
+        out += "[" + list + "]";
     }
     return changed ? out : value;
 }

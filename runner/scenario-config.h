@@ -56,6 +56,12 @@ ScenarioKey PathKey(const std::string& name,
                     const std::string& defaultValue,
                     const std::string& help);
 
+/**
+ * Split a value at the commas outside brackets: "a, b" is two values (a grid axis), "[0.1, 0.2]"
+ * one list.
+ */
+std::vector<std::string> SplitGridValues(const std::string& value);
+
 /// Every key a scenario may set, in the order the resolved configuration is written.
 const std::vector<ScenarioKey>& ScenarioKeys();
 

@@ -17,35 +17,6 @@ using namespace dlsim; // the learning core (model/core)
 namespace ns3
 {
 
-std::vector<std::string>
-SplitGridValues(const std::string& value)
-{
-    std::vector<std::string> parts;
-    std::string current;
-    int depth = 0;
-    auto flush = [&parts, &current]()
-    {
-        size_t b = current.find_first_not_of(" \t");
-        size_t e = current.find_last_not_of(" \t");
-        parts.push_back(b == std::string::npos ? "" : current.substr(b, e - b + 1));
-        current.clear();
-    };
-    for (char ch : value)
-    {
-        depth += ch == '[' ? 1 : ch == ']' ? -1 : 0;
-        if (ch == ',' && depth == 0)
-        {
-            flush();
-        }
-        else
-        {
-            current += ch;
-        }
-    }
-    flush();
-    return parts;
-}
-
 namespace
 {
 

@@ -26,11 +26,6 @@ struct GridPoint
     std::string name;                                        ///< the folder's name
 };
 
-/**
- * Split a value at the commas outside brackets: "a, b" is two values, "[0.1, 0.2]" one list.
- */
-std::vector<std::string> SplitGridValues(const std::string& value);
-
 /// The most runs `repeat` may ask of every grid point.
 constexpr uint64_t kMaxRepeat = 100;
 

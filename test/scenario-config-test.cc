@@ -133,13 +133,7 @@ TEST(ScenarioConfig, AttributesBoundToKeysNameTheirKeys)
 class TempFolder
 {
   public:
-    explicit TempFolder(const std::string& name)
-        : m_path(std::filesystem::temp_directory_path()
-                 / ("dlsim-" + name + "-" + std::to_string(::getpid())))
-    {
-        std::filesystem::remove_all(m_path);
-        std::filesystem::create_directories(m_path);
-    }
+    explicit TempFolder(const std::string& name) : m_path(FreshTempFolder(name)) {}
 
     ~TempFolder()
     {
