@@ -365,24 +365,20 @@ FlowNetwork::NotifyDataRate(Ptr<NetDevice> device)
 void
 FlowNetwork::SetRate(uint32_t link, double bitsPerSecond)
 {
-    // The bytes sent so far at the old rates, then every connection over the link measured
-    // again: its bottleneck, and the segment's transmission in its round trip and delivery.
-    Advance();
+    // Every connection over the link, its bytes sent so far at the old rates, measured again:
+    // its bottleneck, and the segment's transmission in its round trip and delivery.
     MarkLink(link);
     m_links[link].bitsPerSecond = bitsPerSecond;
     m_links[link].standingSeconds = StandingDelayOf(m_links[link].queue, bitsPerSecond);
-    for (Connection& c : m_connections)
+    for (uint32_t id = 0; id < m_connections.size(); ++id)
     {
+        Connection& c = m_connections[id];
         if (std::find(c.links.begin(), c.links.end(), link) != c.links.end())
         {
+            bool cut = false;
+            Bring(c, cut);
             Measure(c);
-            // A window that stopped limiting its flow stopped growing (no step was due): from
-            // now it doubles every round trip again, should the new rate let it limit.
-            if (c.active && c.nextWindowStep < Simulator::Now())
-            {
-                c.nextWindowStep = Simulator::Now() + Seconds(c.rttSeconds);
-                c.roundStartBytes = c.remaining;
-            }
+            Touch(id); // its round trip, and so its window's steps, changed
         }
     }
     ++m_events;
@@ -516,11 +512,13 @@ FlowNetwork::Handshake(uint32_t id)
 void
 FlowNetwork::Stall(uint32_t id, double timeoutSeconds)
 {
-    Advance();
     Connection& c = m_connections[id];
+    bool cut = false;
+    Bring(c, cut);
     c.stalled = true;
     c.rate = 0.0;
     Mark(id);
+    Touch(id); // it has no next event while stalled
     c.tries = 0;
     c.timeoutSeconds = timeoutSeconds;
     Simulator::Cancel(c.retry);
@@ -564,7 +562,7 @@ FlowNetwork::Retry(uint32_t id)
         }
         // After a timeout TCP restarts from a one-segment window (RFC 5681), slow-starting to
         // what CUBIC leaves of the window it had.
-        Advance();
+        BringTo(c, Simulator::Now()); // stalled, it sent nothing
         LoseOnce(c);
         c.windowBytes = c.segmentBytes;
         c.nextWindowStep = Simulator::Now() + Seconds(c.rttSeconds);
@@ -600,8 +598,9 @@ FlowNetwork::Retry(uint32_t id)
 void
 FlowNetwork::Fail(uint32_t id, const std::string& why)
 {
-    Advance();
     Connection& c = m_connections[id];
+    bool cut = false;
+    Bring(c, cut);
     Simulator::Cancel(c.retry);
     Deactivate(id);
     c.stalled = false;
@@ -628,6 +627,8 @@ FlowNetwork::OnOutage(uint32_t link, bool down)
         Connection& c = m_connections[id];
         if (c.active && !c.stalled && !c.closed && Blocked(c))
         {
+            bool cut = false;
+            Bring(c, cut); // its timeout depends on whether its window holds the rest
             Stall(id, StallTimeout(c));
         }
     }
@@ -657,8 +658,8 @@ FlowNetwork::AddLoad(Ptr<NetDevice> device)
 void
 FlowNetwork::SetLoad(uint32_t load, double bitsPerSecond)
 {
-    Advance();
     Load& l = m_loads.at(load);
+    BringLoad(l);
     m_links[l.link].loadBitsPerSecond += bitsPerSecond - l.bitsPerSecond;
     MarkLink(l.link);
     l.bitsPerSecond = bitsPerSecond;
@@ -684,8 +685,9 @@ FlowNetwork::DropUnsent(uint32_t connection)
 void
 FlowNetwork::Close(uint32_t connection)
 {
-    Advance();
     Connection& c = m_connections.at(connection);
+    bool cut = false;
+    Bring(c, cut);
     Simulator::Cancel(c.retry);
     Deactivate(connection);
     c.queue.clear();
@@ -796,11 +798,36 @@ FlowNetwork::Overflows(const Connection& c) const
 uint64_t
 FlowNetwork::GetTxBytes(Ptr<NetDevice> device)
 {
-    Advance();
     const auto it = m_linkOfDevice.find(device);
-    return it == m_linkOfDevice.end()
-               ? 0
-               : static_cast<uint64_t>(std::llround(m_links[it->second].txBytes));
+    if (it == m_linkOfDevice.end())
+    {
+        return 0;
+    }
+    // What the link holds, and what the flows over it (their segments) and over its other
+    // direction (their ACKs) and its loads put on it since they were last brought up: counted,
+    // not brought (bringing a flow steps its window; a look must not change the simulation).
+    const uint32_t l = it->second;
+    const Time now = Simulator::Now();
+    double bytes = m_links[l].txBytes;
+    for (uint32_t id : m_links[l].connections)
+    {
+        const Connection& c = m_connections[id];
+        const double sent = c.rate * (now - c.broughtAt).GetSeconds();
+        bytes += sent + sent / c.segmentBytes * kHeaderBytes;
+    }
+    for (uint32_t id : m_links[m_links[l].reverse].connections)
+    {
+        const Connection& c = m_connections[id];
+        bytes += c.rate * (now - c.broughtAt).GetSeconds() / c.segmentBytes * kAckBytesPerSegment;
+    }
+    for (const Load& load : m_loads)
+    {
+        if (load.link == l)
+        {
+            bytes += load.bitsPerSecond / 8.0 * (now - load.broughtAt).GetSeconds();
+        }
+    }
+    return static_cast<uint64_t>(std::llround(bytes));
 }
 
 double
@@ -995,7 +1022,6 @@ FlowNetwork::StartHead(uint32_t id)
         Fail(id, "was reset by the receiver, which started anew");
         return;
     }
-    Advance();
     if (c.lastSent != Time::Min())
     {
         // Linux's slow start after idle: the window halves for every RTO without sending, down
@@ -1041,13 +1067,10 @@ void
 FlowNetwork::Activate(uint32_t id)
 {
     Connection& c = m_connections[id];
-    if (!c.active)
-    {
-        m_active.insert(std::lower_bound(m_active.begin(), m_active.end(), id), id);
-    }
     c.active = true;
     c.restFits = false;
     c.remaining = static_cast<double>(c.queue.front().framed->size());
+    c.broughtAt = Simulator::Now();
     c.roundStartBytes = c.remaining;
     c.nextWindowStep = Simulator::Now() + Seconds(c.rttSeconds);
     // A sender's messages that start together put their first windows into its first link's
@@ -1092,36 +1115,90 @@ FlowNetwork::Deactivate(uint32_t id)
             auto& on = m_links[l].connections;
             on.erase(std::remove(on.begin(), on.end(), id), on.end());
         }
-        m_active.erase(std::lower_bound(m_active.begin(), m_active.end(), id));
     }
     c.active = false;
+    if (m_eventQueue.Contains(id))
+    {
+        m_eventQueue.Erase(id, EventOrder());
+    }
+    c.eventAt = Time::Max();
 }
 
 void
-FlowNetwork::Advance()
+FlowNetwork::BringTo(Connection& c, Time t)
 {
-    const double dt = (Simulator::Now() - m_updated).GetSeconds();
-    m_updated = Simulator::Now();
-    if (dt <= 0.0)
+    const double dt = (t - c.broughtAt).GetSeconds();
+    c.broughtAt = t;
+    if (!c.active || dt <= 0.0)
     {
         return;
     }
-    for (uint32_t id : m_active)
+    const double bytes = c.rate * dt;
+    c.remaining -= bytes;
+    c.sinceLossBytes += bytes;
+    const double segments = bytes / c.segmentBytes;
+    for (uint32_t l : c.links)
     {
-        Connection& c = m_connections[id];
-        const double bytes = c.rate * dt;
-        c.remaining -= bytes;
-        c.sinceLossBytes += bytes;
-        const double segments = bytes / c.segmentBytes;
-        for (uint32_t l : c.links)
+        m_links[l].txBytes += bytes + segments * kHeaderBytes;
+        m_links[m_links[l].reverse].txBytes += segments * kAckBytesPerSegment;
+    }
+}
+
+void
+FlowNetwork::Bring(Connection& c, bool& cut)
+{
+    const Time now = Simulator::Now();
+    while (c.active && !c.stalled && c.nextWindowStep < now)
+    {
+        BringTo(c, c.nextWindowStep);
+        Step(c, cut);
+    }
+    BringTo(c, now);
+}
+
+void
+FlowNetwork::BringLoad(Load& load)
+{
+    const Time now = Simulator::Now();
+    m_links[load.link].txBytes += load.bitsPerSecond / 8.0 * (now - load.broughtAt).GetSeconds();
+    load.broughtAt = now;
+}
+
+void
+FlowNetwork::Step(Connection& c, bool& cut)
+{
+    if (Overflows(c))
+    {
+        // Over packets the burst of this window did not fit a queue on its route: segments
+        // dropped there, and a round trip later TCP cuts the window as for any loss (once a round
+        // trip, as one recovery covers the losses of one window; steps missed since, with the
+        // overflow as it was, cut nothing more).
+        if (!cut)
         {
-            m_links[l].txBytes += bytes + segments * kHeaderBytes;
-            m_links[m_links[l].reverse].txBytes += segments * kAckBytesPerSegment;
+            LoseOnce(c);
+            cut = true;
         }
     }
-    for (const Load& load : m_loads)
+    else if (WindowGrows(c) && !LeaveSlowStart(c))
     {
-        m_links[load.link].txBytes += load.bitsPerSecond / 8.0 * dt;
+        GrowWindow(c, c.roundStartBytes - c.remaining);
+    }
+    c.startWaitSeconds = 0.0; // only the message's first round trip waits so
+    c.roundStartBytes = c.remaining;
+    c.nextWindowStep += Seconds(RoundTrip(c));
+}
+
+void
+FlowNetwork::Touch(uint32_t id)
+{
+    if (m_isTouched.size() < m_connections.size())
+    {
+        m_isTouched.resize(m_connections.size(), 0);
+    }
+    if (!m_isTouched[id])
+    {
+        m_isTouched[id] = 1;
+        m_touched.push_back(id);
     }
 }
 
@@ -1242,78 +1319,20 @@ FlowNetwork::Fill(const std::vector<uint32_t>& component,
     // moves each of its links in place, so the heap holds every link once, however many flows
     // cross it (a core link crossed by hundreds of flows would otherwise gather an entry per
     // flow fixed).
-    std::vector<uint32_t>& heap = m_linkHeap;
-    std::vector<uint32_t>& at = m_linkHeapAt; // a link's place in the heap, or kNotInHeap
-    for (uint32_t l : heap)
-    {
-        at[l] = kNotInHeap;
-    }
-    heap.clear();
-    at.resize(m_links.size(), kNotInHeap);
+    IndexedMinHeap& heap = m_linkHeap;
+    heap.Clear();
+    heap.Reserve(m_links.size());
     auto before = [&](uint32_t a, uint32_t b)
     {
         const double ka = left[a] / weights[a];
         const double kb = left[b] / weights[b];
         return ka < kb || (ka == kb && a < b);
     };
-    auto place = [&](size_t i, uint32_t l)
-    {
-        heap[i] = l;
-        at[l] = static_cast<uint32_t>(i);
-    };
-    auto siftUp = [&](size_t i)
-    {
-        const uint32_t l = heap[i];
-        while (i > 0 && before(l, heap[(i - 1) / 2]))
-        {
-            place(i, heap[(i - 1) / 2]);
-            i = (i - 1) / 2;
-        }
-        place(i, l);
-    };
-    auto siftDown = [&](size_t i)
-    {
-        const uint32_t l = heap[i];
-        while (true)
-        {
-            size_t child = 2 * i + 1;
-            if (child >= heap.size())
-            {
-                break;
-            }
-            if (child + 1 < heap.size() && before(heap[child + 1], heap[child]))
-            {
-                ++child;
-            }
-            if (!before(heap[child], l))
-            {
-                break;
-            }
-            place(i, heap[child]);
-            i = child;
-        }
-        place(i, l);
-    };
-    auto erase = [&](uint32_t l)
-    {
-        const size_t i = at[l];
-        at[l] = kNotInHeap;
-        const uint32_t last = heap.back();
-        heap.pop_back();
-        if (last != l)
-        {
-            place(i, last);
-            siftUp(i);
-            siftDown(at[last]);
-        }
-    };
     for (uint32_t l : component)
     {
         if (count[l] > 0)
         {
-            heap.push_back(l);
-            at[l] = static_cast<uint32_t>(heap.size() - 1);
-            siftUp(heap.size() - 1);
+            heap.Push(l, before);
         }
     }
     auto fix = [&](uint32_t id, double perWeight)
@@ -1327,18 +1346,17 @@ FlowNetwork::Fill(const std::vector<uint32_t>& component,
             left[l] -= c.rate;
             weights[l] -= 1.0 / c.rttSeconds;
             --count[l];
-            if (at[l] == kNotInHeap)
+            if (!heap.Contains(l))
             {
                 continue; // the bottleneck being fixed
             }
             if (count[l] == 0)
             {
-                erase(l);
+                heap.Erase(l, before);
             }
             else
             {
-                siftUp(at[l]);
-                siftDown(at[l]);
+                heap.Update(l, before);
             }
         }
     };
@@ -1351,7 +1369,7 @@ FlowNetwork::Fill(const std::vector<uint32_t>& component,
         }
         const bool byWindow
             = !windows.empty()
-              && (heap.empty() || windows.front().first < left[heap[0]] / weights[heap[0]]);
+              && (heap.Empty() || windows.front().first < left[heap.Top()] / weights[heap.Top()]);
         if (byWindow)
         {
             const FillEntry top = windows.front();
@@ -1360,9 +1378,9 @@ FlowNetwork::Fill(const std::vector<uint32_t>& component,
             fix(top.second, top.first);
             continue;
         }
-        const uint32_t l = heap[0];
+        const uint32_t l = heap.Top();
         const double share = left[l] / weights[l];
-        erase(l);
+        heap.Erase(l, before);
         // Every unfixed flow over the bottleneck gets its weighted share.
         for (uint32_t id : m_links[l].connections)
         {
@@ -1389,6 +1407,13 @@ FlowNetwork::Reschedule()
     std::vector<uint32_t> component;
     std::vector<uint32_t> flows;
     Component(component, flows);
+    // Their rates change here: their bytes so far went at the old ones.
+    for (uint32_t id : flows)
+    {
+        bool cut = false;
+        Bring(m_connections[id], cut);
+        Touch(id);
+    }
     DelayAcks(component, flows);
     std::vector<double>& capacity = m_capacity;
     for (uint32_t l : component)
@@ -1416,44 +1441,73 @@ FlowNetwork::Reschedule()
     }
     Fill(component, flows, capacity);
     CheckOverflow(component, flows);
-    // The next event: a flow's end, or a window's doubling while it limits its flow.
-    double next = std::numeric_limits<double>::infinity();
-    for (uint32_t id : m_active)
+    // The next events of the flows this event changed or was for; the others' stay as they
+    // were (their rates, windows and round trips did not change, and their bytes go on as
+    // reckoned).
+    m_eventQueue.Reserve(m_connections.size());
+    const auto order = EventOrder();
+    for (uint32_t id : m_touched)
     {
-        const Connection& c = m_connections[id];
-        if (c.stalled)
+        m_isTouched[id] = 0;
+        Connection& c = m_connections[id];
+        // The flows whose rates were found again (RestFits as their sharing took it).
+        c.restFits = c.active && RestFits(c);
+        c.eventAt = c.active && !c.stalled ? NextEvent(c) : Time::Max();
+        const bool queued = m_eventQueue.Contains(id);
+        if (c.eventAt == Time::Max())
         {
-            continue;
+            if (queued)
+            {
+                m_eventQueue.Erase(id, order);
+            }
         }
-        if (c.rate > 0.0)
+        else if (queued)
         {
-            next = std::min(next, std::max(0.0, c.remaining) / c.rate);
+            m_eventQueue.Update(id, order);
         }
-        // The rest of the message comes to fit in the window: from then, the window does not
-        // hold it back.
-        if (c.rate > 0.0 && c.remaining > Window(c))
+        else
+        {
+            m_eventQueue.Push(id, order);
+        }
+    }
+    m_touched.clear();
+    Simulator::Cancel(m_event);
+    if (!m_eventQueue.Empty())
+    {
+        m_event = Simulator::Schedule(m_connections[m_eventQueue.Top()].eventAt - Simulator::Now(),
+                                      &FlowNetwork::OnEvent,
+                                      this);
+    }
+}
+
+Time
+FlowNetwork::NextEvent(const Connection& c) const
+{
+    // A flow's end, the rest of its message coming to fit its window (from then the window does
+    // not hold it back), its next loss, or a window's step while it grows (a window over an
+    // overflowing queue is cut at its next step).
+    double next = std::numeric_limits<double>::infinity();
+    if (c.rate > 0.0)
+    {
+        next = std::max(0.0, c.remaining) / c.rate;
+        if (c.remaining > Window(c))
         {
             next = std::min(next, (c.remaining - Window(c)) / c.rate);
         }
-        if (c.rate > 0.0 && std::isfinite(c.lossSpacingBytes))
+        if (std::isfinite(c.lossSpacingBytes))
         {
             next = std::min(next, std::max(0.0, c.lossSpacingBytes - c.sinceLossBytes) / c.rate);
         }
-        // A window over an overflowing queue is cut at its next step (OnEvent).
-        if (WindowGrows(c) || Overflows(c))
-        {
-            // A step already due happens now, never after a negative delay.
-            next
-                = std::min(next, std::max(0.0, (c.nextWindowStep - Simulator::Now()).GetSeconds()));
-        }
     }
-    Simulator::Cancel(m_event);
-    if (std::isfinite(next))
+    const Time now = Simulator::Now();
+    // Rounded up to the clock's step: at the event the flow has sent its last byte.
+    Time at = std::isfinite(next) ? now + NanoSeconds(static_cast<int64_t>(std::ceil(next * 1e9)))
+                                  : Time::Max();
+    if (WindowGrows(c) || Overflows(c))
     {
-        // Rounded up to the clock's step: at the event the flow has sent its last byte.
-        m_event = Simulator::Schedule(
-            NanoSeconds(static_cast<int64_t>(std::ceil(next * 1e9))), &FlowNetwork::OnEvent, this);
+        at = std::min(at, std::max(now, c.nextWindowStep)); // a step due comes now
     }
+    return at;
 }
 
 void
@@ -1470,23 +1524,33 @@ void
 FlowNetwork::OnEvent()
 {
     ++m_events;
-    Advance();
     const Time now = Simulator::Now();
+    // The flows whose event this is, in the order of their ids (a pass over the flows').
+    std::vector<uint32_t>& due = m_due;
+    due.clear();
+    const auto order = EventOrder();
+    while (!m_eventQueue.Empty() && m_connections[m_eventQueue.Top()].eventAt <= now)
+    {
+        const uint32_t id = m_eventQueue.Top();
+        m_eventQueue.Erase(id, order);
+        m_connections[id].eventAt = Time::Max();
+        due.push_back(id);
+    }
+    std::sort(due.begin(), due.end());
     std::vector<uint32_t> done;
-    for (uint32_t id : m_active)
+    for (uint32_t id : due)
     {
         Connection& c = m_connections[id];
-        if (c.stalled)
-        {
-            continue;
-        }
+        Touch(id);
+        const double window = c.windowBytes;
+        bool cut = false;
+        Bring(c, cut);
         // Less than a millibyte left: a rounding remainder, not data.
         if (c.remaining <= 1e-3)
         {
             done.push_back(id);
             continue;
         }
-        const double window = c.windowBytes;
         // Within a millibyte of the spacing: the event this wake-up was scheduled for.
         if (c.sinceLossBytes >= c.lossSpacingBytes - 1e-3)
         {
@@ -1501,28 +1565,9 @@ FlowNetwork::OnEvent()
             c.restFits = fits;
             Mark(id);
         }
-        bool cut = false;
         while (c.nextWindowStep <= now)
         {
-            if (Overflows(c))
-            {
-                // Over packets the burst of this window did not fit a queue on its route: segments
-                // dropped there, and a round trip later TCP cuts the window as for any loss (once
-                // a round trip, as one recovery covers the losses of one window; steps missed
-                // since, with the overflow as it was, cut nothing more).
-                if (!cut)
-                {
-                    LoseOnce(c);
-                    cut = true;
-                }
-            }
-            else if (WindowGrows(c) && !LeaveSlowStart(c))
-            {
-                GrowWindow(c, c.roundStartBytes - c.remaining);
-            }
-            c.startWaitSeconds = 0.0; // only the message's first round trip waits so
-            c.roundStartBytes = c.remaining;
-            c.nextWindowStep += Seconds(RoundTrip(c));
+            Step(c, cut);
         }
         if (c.windowBytes != window)
         {

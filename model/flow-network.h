@@ -7,6 +7,7 @@
 #ifndef DLSIM_FLOW_NETWORK_H
 #define DLSIM_FLOW_NETWORK_H
 
+#include "indexed-min-heap.h"
 #include "message-transport.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
@@ -237,6 +238,7 @@ class FlowNetwork : public Object
     {
         uint32_t link = 0;          ///< the link direction it loads
         double bitsPerSecond = 0.0; ///< its rate on the wire now
+        Time broughtAt;             ///< its link's txBytes hold its bits until then
     };
 
     struct Connection
@@ -278,8 +280,10 @@ class FlowNetwork : public Object
         Time lastSent = Time::Min(); ///< when its previous message's last byte left
         std::deque<Queued> queue;    ///< the head is the active flow once started
         bool active = false;         ///< the head is flowing
-        double remaining = 0.0;      ///< bytes of the head still to leave
+        double remaining = 0.0;      ///< bytes of the head still to leave (at broughtAt)
         double rate = 0.0;           ///< bytes per second now
+        Time broughtAt;              ///< remaining, sinceLossBytes and txBytes hold until then
+        Time eventAt = Time::Max();  ///< its next event (in m_eventQueue while active)
         Time nextWindowStep;         ///< when the window grows next (while it limits)
         bool closed = false;
         Failed failed;                   ///< told when the connection fails
@@ -310,8 +314,39 @@ class FlowNetwork : public Object
     void Activate(uint32_t id);
     /// A connection's flow no longer crosses its links (it ended, failed or was closed).
     void Deactivate(uint32_t id);
-    /// Bring every flow's remaining bytes to now at the rates they had.
-    void Advance();
+    /**
+     * Bring a connection's bytes to now at its rate (its remaining bytes, the bytes since its last
+     * loss, its links' txBytes), with the window steps that came before now on the way: nothing
+     * that decides a step (rate, window, round trip, the queues' overflow) changed since it was
+     * last brought, as any change brings it first.
+     * \param c the connection
+     * \param cut whether its window was cut at a step of this event (a cut comes once an event)
+     */
+    void Bring(Connection& c, bool& cut);
+    /// Bring a connection's bytes (only) to time `t`, at its rate.
+    void BringTo(Connection& c, Time t);
+    /// Bring a load's bits on its link to now.
+    void BringLoad(Load& load);
+    /**
+     * One round trip's window step of a connection (at its time): a cut where its window waits
+     * over an overflowing queue (once an event: `cut`), else growth while its window limits it.
+     */
+    void Step(Connection& c, bool& cut);
+    /// A connection whose next event must be found again at the next Reschedule.
+    void Touch(uint32_t id);
+    /// \return m_eventQueue's order: by next event, ties by id (a pass over the flows' order)
+    auto EventOrder() const
+    {
+        return [this](uint32_t a, uint32_t b)
+        {
+            const Time& ta = m_connections[a].eventAt;
+            const Time& tb = m_connections[b].eventAt;
+            return ta < tb || (ta == tb && a < b);
+        };
+    }
+    /// \return when a connection's next event is, from now: its end, its rest coming to fit its
+    /// window, its next loss, its window's step (while that steps anything); Time::Max() if none
+    Time NextEvent(const Connection& c) const;
     /// A link direction whose flows' rates may have changed: shared again at the next Reschedule.
     void MarkLink(uint32_t link);
     /// A connection whose rate may have changed (its links, and their other directions).
@@ -387,14 +422,16 @@ class FlowNetwork : public Object
     std::vector<Link> m_links;
     std::map<Ptr<NetDevice>, uint32_t> m_linkOfDevice;
     std::vector<Connection> m_connections;
-    /// The ids of the active connections, ascending: the loops that every event runs visit
-    /// these, in the order a pass over all connections would, and not the thousands of idle
-    /// connections of a large run (each event cost a pass over every connection).
-    std::vector<uint32_t> m_active;
+    /// The active connections by their next event (ties by id): an event visits the flows
+    /// whose event it is and those whose rates it changes, not every flow (a pass over all
+    /// active flows at every flow's end made a thousand learners' rounds quadratic).
+    IndexedMinHeap m_eventQueue;
+    std::vector<uint32_t> m_due;     ///< scratch of OnEvent: the connections whose event is now
+    std::vector<uint32_t> m_touched; ///< connections whose next event Reschedule finds again
+    std::vector<char> m_isTouched;   ///< by connection: in m_touched
     std::vector<Load> m_loads;
     std::map<uint32_t, Deliver> m_listeners; ///< by node id
     std::map<uint32_t, uint64_t> m_generation; ///< by node id: how often it started listening
-    Time m_updated;                          ///< when remaining bytes were last brought up
     EventId m_event;                         ///< the next flow event (an end or a window step)
     EventId m_reschedule;                    ///< the pending RescheduleSoon
     uint64_t m_events = 0;                   ///< flow events handled so far
@@ -407,9 +444,7 @@ class FlowNetwork : public Object
     /// A progressive filling's heap entry: (rate per unit of weight, link or flow).
     using FillEntry = std::pair<double, uint32_t>;
     std::vector<FillEntry> m_windowHeap; ///< Fill's flows by window rate
-    std::vector<uint32_t> m_linkHeap;    ///< Fill's links by share per weight (indexed heap)
-    std::vector<uint32_t> m_linkHeapAt;  ///< by link: its place in m_linkHeap, or kNotInHeap
-    static constexpr uint32_t kNotInHeap = UINT32_MAX; ///< a link not in m_linkHeap
+    IndexedMinHeap m_linkHeap;           ///< Fill's links by share per weight
     std::vector<double> m_left;
     std::vector<double> m_weights;
     std::vector<uint32_t> m_count;

@@ -4,6 +4,7 @@
  * links): the same learning, and round times within the tolerances the doc gives for each kind
  * of traffic.
  */
+#include "indexed-min-heap.h"
 #include "run-command.h"
 
 #include <algorithm>
@@ -13,6 +14,8 @@
 #include <gtest/gtest.h>
 #include <iostream>
 #include <map>
+#include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -413,6 +416,59 @@ TEST(FlowModel, CrashesLoseTheirConnectionsAndARecoveredLearnerHearsAgain)
     EXPECT_GE(flowHeard, 0.7 * packetHeard);
     EXPECT_GE(flowLost, 1.0);
     fs::remove_all(fs::path(packet).parent_path());
+}
+
+// The heap the flow model keeps its links and its connections' next events in: ten thousand
+// random pushes, key changes and erasures, its top after each against an ordered set's first.
+TEST(FlowModel, IndexedMinHeapKeepsTheSmallestKeyOnTopThroughChanges)
+{
+    constexpr uint32_t kIds = 200;
+    std::vector<double> key(kIds, 0.0);
+    auto before = [&](uint32_t a, uint32_t b)
+    {
+        return key[a] < key[b] || (key[a] == key[b] && a < b);
+    };
+    std::set<std::pair<double, uint32_t>> reference;
+    IndexedMinHeap heap;
+    heap.Reserve(kIds);
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<uint32_t> anyId(0, kIds - 1);
+    std::uniform_int_distribution<int> anyKey(0, 50); // repeated keys: ties go by id
+    for (int step = 0; step < 10000; ++step)
+    {
+        const uint32_t id = anyId(rng);
+        if (heap.Contains(id))
+        {
+            reference.erase({key[id], id});
+            if (rng() % 3 == 0)
+            {
+                heap.Erase(id, before);
+            }
+            else
+            {
+                key[id] = anyKey(rng);
+                reference.insert({key[id], id});
+                heap.Update(id, before);
+            }
+        }
+        else
+        {
+            key[id] = anyKey(rng);
+            reference.insert({key[id], id});
+            heap.Push(id, before);
+        }
+        ASSERT_EQ(heap.Empty(), reference.empty());
+        if (!reference.empty())
+        {
+            ASSERT_EQ(heap.Top(), reference.begin()->second) << "after step " << step;
+        }
+    }
+    heap.Clear();
+    EXPECT_TRUE(heap.Empty());
+    for (uint32_t id = 0; id < kIds; ++id)
+    {
+        EXPECT_FALSE(heap.Contains(id));
+    }
 }
 
 } // namespace
