@@ -156,6 +156,9 @@ constexpr double kCubicC = 0.4;
 /// TCP's longest retransmission timeout (ns-3's and Linux's backoff stops doubling there).
 constexpr double kMaxTimeoutSeconds = 60.0;
 
+/// Beyond this (a century), a flow's next event is none: the clock's nanoseconds end at 292 years.
+constexpr double kNoEventSeconds = 3.2e9;
+
 /// Whether `node` has `address` on one of its interfaces.
 bool
 Owns(Ptr<Node> node, Ipv4Address address)
@@ -599,8 +602,9 @@ void
 FlowNetwork::Fail(uint32_t id, const std::string& why)
 {
     Connection& c = m_connections[id];
-    bool cut = false;
-    Bring(c, cut);
+    // Its bytes so far; not its window's steps (it stops, and a try that just got through left
+    // the steps of its stall behind).
+    BringTo(c, Simulator::Now());
     Simulator::Cancel(c.retry);
     Deactivate(id);
     c.stalled = false;
@@ -686,8 +690,7 @@ void
 FlowNetwork::Close(uint32_t connection)
 {
     Connection& c = m_connections.at(connection);
-    bool cut = false;
-    Bring(c, cut);
+    BringTo(c, Simulator::Now()); // its bytes so far (it stops: its window's steps do not matter)
     Simulator::Cancel(c.retry);
     Deactivate(connection);
     c.queue.clear();
@@ -1127,9 +1130,13 @@ FlowNetwork::Deactivate(uint32_t id)
 void
 FlowNetwork::BringTo(Connection& c, Time t)
 {
+    if (t <= c.broughtAt)
+    {
+        return; // never back: its bytes until then are counted
+    }
     const double dt = (t - c.broughtAt).GetSeconds();
     c.broughtAt = t;
-    if (!c.active || dt <= 0.0)
+    if (!c.active)
     {
         return;
     }
@@ -1500,9 +1507,11 @@ FlowNetwork::NextEvent(const Connection& c) const
         }
     }
     const Time now = Simulator::Now();
-    // Rounded up to the clock's step: at the event the flow has sent its last byte.
-    Time at = std::isfinite(next) ? now + NanoSeconds(static_cast<int64_t>(std::ceil(next * 1e9)))
-                                  : Time::Max();
+    // Rounded up to the clock's step: at the event the flow has sent its last byte. A rate left
+    // from rounding (bytes a century) has no event: its nanoseconds would overflow the clock.
+    Time at = next < kNoEventSeconds
+                  ? now + NanoSeconds(static_cast<int64_t>(std::ceil(next * 1e9)))
+                  : Time::Max();
     if (WindowGrows(c) || Overflows(c))
     {
         at = std::min(at, std::max(now, c.nextWindowStep)); // a step due comes now
@@ -1542,6 +1551,12 @@ FlowNetwork::OnEvent()
     {
         Connection& c = m_connections[id];
         Touch(id);
+        // Stalled at this instant, before the sharing that drops its event: it sends nothing,
+        // and its window waits for its timeout's try.
+        if (c.stalled)
+        {
+            continue;
+        }
         const double window = c.windowBytes;
         bool cut = false;
         Bring(c, cut);
