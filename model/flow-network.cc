@@ -45,6 +45,20 @@ constexpr double kHeaderBytes = 54.0;
 /// An ACK is the headers alone, one for every second segment (delayed ACKs).
 constexpr double kAckBytesPerSegment = kHeaderBytes / 2.0;
 
+/// What `bytes` of a flow's data take on each link of its route: with its segments' headers.
+double
+DataWireBytes(double bytes, double segmentBytes)
+{
+    return bytes + bytes / segmentBytes * kHeaderBytes;
+}
+
+/// What the ACKs of `bytes` of a flow's data take on each link's other direction.
+double
+AckWireBytes(double bytes, double segmentBytes)
+{
+    return bytes / segmentBytes * kAckBytesPerSegment;
+}
+
 /// The simulation's network; Simulator::Destroy forgets it (a next simulation gets its own).
 Ptr<FlowNetwork> g_network;
 
@@ -378,8 +392,7 @@ FlowNetwork::SetRate(uint32_t link, double bitsPerSecond)
         Connection& c = m_connections[id];
         if (std::find(c.links.begin(), c.links.end(), link) != c.links.end())
         {
-            bool cut = false;
-            Bring(c, cut);
+            Bring(c);
             Measure(c);
             Touch(id); // its round trip, and so its window's steps, changed
         }
@@ -516,8 +529,7 @@ void
 FlowNetwork::Stall(uint32_t id, double timeoutSeconds)
 {
     Connection& c = m_connections[id];
-    bool cut = false;
-    Bring(c, cut);
+    Bring(c);
     c.stalled = true;
     c.rate = 0.0;
     Mark(id);
@@ -631,8 +643,7 @@ FlowNetwork::OnOutage(uint32_t link, bool down)
         Connection& c = m_connections[id];
         if (c.active && !c.stalled && !c.closed && Blocked(c))
         {
-            bool cut = false;
-            Bring(c, cut); // its timeout depends on whether its window holds the rest
+            Bring(c); // its timeout depends on whether its window holds the rest
             Stall(id, StallTimeout(c));
         }
     }
@@ -815,13 +826,12 @@ FlowNetwork::GetTxBytes(Ptr<NetDevice> device)
     for (uint32_t id : m_links[l].connections)
     {
         const Connection& c = m_connections[id];
-        const double sent = c.rate * (now - c.broughtAt).GetSeconds();
-        bytes += sent + sent / c.segmentBytes * kHeaderBytes;
+        bytes += DataWireBytes(c.rate * (now - c.broughtAt).GetSeconds(), c.segmentBytes);
     }
     for (uint32_t id : m_links[m_links[l].reverse].connections)
     {
         const Connection& c = m_connections[id];
-        bytes += c.rate * (now - c.broughtAt).GetSeconds() / c.segmentBytes * kAckBytesPerSegment;
+        bytes += AckWireBytes(c.rate * (now - c.broughtAt).GetSeconds(), c.segmentBytes);
     }
     for (const Load& load : m_loads)
     {
@@ -1143,11 +1153,10 @@ FlowNetwork::BringTo(Connection& c, Time t)
     const double bytes = c.rate * dt;
     c.remaining -= bytes;
     c.sinceLossBytes += bytes;
-    const double segments = bytes / c.segmentBytes;
     for (uint32_t l : c.links)
     {
-        m_links[l].txBytes += bytes + segments * kHeaderBytes;
-        m_links[m_links[l].reverse].txBytes += segments * kAckBytesPerSegment;
+        m_links[l].txBytes += DataWireBytes(bytes, c.segmentBytes);
+        m_links[m_links[l].reverse].txBytes += AckWireBytes(bytes, c.segmentBytes);
     }
 }
 
@@ -1161,6 +1170,13 @@ FlowNetwork::Bring(Connection& c, bool& cut)
         Step(c, cut);
     }
     BringTo(c, now);
+}
+
+void
+FlowNetwork::Bring(Connection& c)
+{
+    bool cut = false;
+    Bring(c, cut);
 }
 
 void
@@ -1417,8 +1433,7 @@ FlowNetwork::Reschedule()
     // Their rates change here: their bytes so far went at the old ones.
     for (uint32_t id : flows)
     {
-        bool cut = false;
-        Bring(m_connections[id], cut);
+        Bring(m_connections[id]);
         Touch(id);
     }
     DelayAcks(component, flows);

@@ -323,6 +323,8 @@ class FlowNetwork : public Object
      * \param cut whether its window was cut at a step of this event (a cut comes once an event)
      */
     void Bring(Connection& c, bool& cut);
+    /// Bring a connection to now (Bring) outside a flow event: no cut at its steps yet.
+    void Bring(Connection& c);
     /// Bring a connection's bytes (only) to time `t`, at its rate.
     void BringTo(Connection& c, Time t);
     /// Bring a load's bits on its link to now.
