@@ -77,9 +77,9 @@ CrossTrafficHelper::CrossTrafficHelper(const std::string& kind,
 }
 
 void
-CrossTrafficHelper::SetFlows(bool flows)
+CrossTrafficHelper::SetNetworkModel(Ptr<NetworkModel> model)
 {
-    m_flows = flows;
+    m_network = model;
 }
 
 ApplicationContainer
@@ -103,10 +103,11 @@ CrossTrafficHelper::Install(const Underlay& underlay, const std::vector<std::str
                  << "or onoff traffic";
             throw ConfigValueError(text.str());
         }
-        if (m_flows)
+        if (Ptr<Application> source
+            = m_network
+                  ? m_network->CreateCrossTraffic(link.device, m_kind, m_rateBps, kDatagramBytes)
+                  : nullptr)
         {
-            Ptr<FlowCrossTraffic> source = CreateObject<FlowCrossTraffic>();
-            source->Setup(link.device, m_kind, m_rateBps, kDatagramBytes);
             if (m_kind == "onoff")
             {
                 source->SetAttribute("OnTime", StringValue(ExponentialOf(m_onSeconds)));

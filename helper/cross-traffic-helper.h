@@ -7,6 +7,7 @@
 #ifndef DLSIM_CROSS_TRAFFIC_HELPER_H
 #define DLSIM_CROSS_TRAFFIC_HELPER_H
 
+#include "network-model.h"
 #include "ns3/application-container.h"
 #include "underlay.h"
 
@@ -24,8 +25,9 @@ namespace ns3
  *    the given means (so the mean load is rate x on / (on + off));
  *  - "bulk": a TCP transfer that never ends (BulkSendApplication), taking whatever share TCP
  *    gives it.
- * UDP packets are 1448 bytes. Sinks are PacketSinks on port 9. With SetFlows the same traffic is
- * flows (FlowCrossTraffic), and there are no sinks.
+ * UDP packets are 1448 bytes. Sinks are PacketSinks on port 9. The same traffic is
+ * flows (FlowCrossTraffic) with
+ * SetNetworkModel of the flow model, and there are no sinks.
  */
 class CrossTrafficHelper
 {
@@ -43,11 +45,12 @@ class CrossTrafficHelper
                        double offSeconds);
 
     /**
-     * \brief Install the traffic as flows of the flow-level network model (FlowCrossTraffic),
-     * for learners whose messages are flows (network.model = flow), not as packets.
-     * \param flows true: as flows; false (the default): as packets
+     * \brief Install the traffic in the form of the network model the learners' messages
+     * travel by (NetworkModel::CreateCrossTraffic: flows of the flow-level model,
+     * FlowCrossTraffic), where it has one; else as packets (the default).
+     * \param model the simulation's network model
      */
-    void SetFlows(bool flows);
+    void SetNetworkModel(Ptr<NetworkModel> model);
 
     /**
      * \brief Install flows on every link direction of `underlay` whose role is in `roles`.
@@ -70,7 +73,7 @@ class CrossTrafficHelper
     double m_rateBps;
     double m_onSeconds;
     double m_offSeconds;
-    bool m_flows = false;
+    Ptr<NetworkModel> m_network; ///< SetNetworkModel's
     ApplicationContainer m_sources;
 };
 

@@ -11,6 +11,7 @@
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 #include "replayed-learning.h"
 #include "round-schedule.h"
@@ -170,6 +171,12 @@ LearnerHelper::SetReplay(std::shared_ptr<const LearningRecord> record)
     m_replay = std::move(record);
 }
 
+void
+LearnerHelper::SetNetworkModel(Ptr<NetworkModel> model)
+{
+    m_network = model;
+}
+
 ApplicationContainer
 LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
 {
@@ -223,9 +230,25 @@ LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
     }
     ApplicationContainer apps;
     auto budget = std::make_shared<RoundBudget>(); // one per run: its learners wait for each other
+    // One network model for the learners of this Install: flows of one learner share the links
+    // with the others' only within one model.
+    Ptr<NetworkModel> network = m_network;
     for (uint32_t i = 0; i < n; ++i)
     {
         Ptr<LearnerApplication> app = m_factory.Create<LearnerApplication>();
+        if (!network)
+        {
+            StringValue name;
+            app->GetAttribute("NetworkModel", name);
+            const NetworkModelRegistration* model = NetworkModelRegistry::Find(name.Get());
+            if (!model)
+            {
+                throw std::invalid_argument("LearnerHelper: unknown NetworkModel '" + name.Get()
+                                            + "'");
+            }
+            network = model->create();
+        }
+        app->SetNetworkModel(network);
         UintegerValue rounds;
         app->GetAttribute("Rounds", rounds);
         std::unique_ptr<TrainableModel> learner;

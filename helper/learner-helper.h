@@ -13,6 +13,7 @@
 #include "learner-addresses.h"
 #include "learner.h"
 #include "learning-record.h"
+#include "network-model.h"
 #include "ns3/application-container.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
@@ -111,6 +112,14 @@ class LearnerHelper
     void SetReplay(std::shared_ptr<const dlsim::LearningRecord> record);
 
     /**
+     * \brief The simulation's network model, shared by every learner Install makes (and by the
+     * simulation's cross traffic and rate traces, which must reach the same model). Unset:
+     * Install makes one from the NetworkModel attribute's registration for its learners.
+     * \param model made by a NetworkModelRegistration for the NetworkModel attribute's name
+     */
+    void SetNetworkModel(Ptr<NetworkModel> model);
+
+    /**
      * One LearnerApplication on each node; throws std::invalid_argument when the overlay, the
      * partition, the nodes or the addresses do not fit together.
      * \param nodes learner i runs on nodes.Get(i)
@@ -159,6 +168,7 @@ class LearnerHelper
     Ptr<EvaluationClock> m_clock;
     bool m_stopWhenDone = true;
     std::shared_ptr<const dlsim::LearningRecord> m_replay; ///< SetReplay's recording
+    Ptr<NetworkModel> m_network; ///< SetNetworkModel's, else one per Install
 };
 
 } // namespace ns3

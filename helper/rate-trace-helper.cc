@@ -4,7 +4,6 @@
  */
 #include "rate-trace-helper.h"
 
-#include "flow-network.h"
 #include "ns3/data-rate.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -34,7 +33,10 @@ namespace
 class RateTraceFollower : public SimpleRefCount<RateTraceFollower>
 {
   public:
-    RateTraceFollower(Ptr<PointToPointNetDevice> device, const RateTrace& trace) : m_device(device)
+    RateTraceFollower(Ptr<PointToPointNetDevice> device,
+                      const RateTrace& trace,
+                      Ptr<NetworkModel> network)
+        : m_device(device), m_network(network)
     {
         // Convert once: the trace's rates are whole bit/s for ns-3 anyway, and converting each
         // period again would only cost time.
@@ -77,16 +79,26 @@ class RateTraceFollower : public SimpleRefCount<RateTraceFollower>
                               << ": DataRate " << m_steps[step].second);
         // The same as setting the DataRate attribute; a packet being sent keeps its old rate.
         m_device->SetDataRate(m_steps[step].second);
-        // Messages carried as flows (network.model = flow) take the new rate too.
-        FlowNetwork::NotifyDataRate(m_device);
+        // A network model that moves no packets through the device (flows) takes it too.
+        if (m_network)
+        {
+            m_network->NotifyDataRate(m_device);
+        }
     }
 
     Ptr<PointToPointNetDevice> m_device;
+    Ptr<NetworkModel> m_network; ///< told of every step, if set
     std::vector<std::pair<Time, DataRate>> m_steps; ///< start within the period, rate
     Time m_period;
 };
 
 } // namespace
+
+void
+RateTraceHelper::SetNetworkModel(Ptr<NetworkModel> model)
+{
+    m_network = model;
+}
 
 void
 RateTraceHelper::Install(Ptr<PointToPointNetDevice> device, const RateTrace& trace) const
@@ -96,7 +108,7 @@ RateTraceHelper::Install(Ptr<PointToPointNetDevice> device, const RateTrace& tra
     {
         throw ConfigValueError("RateTraceHelper::Install: no device (null pointer)");
     }
-    Ptr<RateTraceFollower> follower = Create<RateTraceFollower>(device, trace);
+    Ptr<RateTraceFollower> follower = Create<RateTraceFollower>(device, trace, m_network);
     follower->StartPeriod();
 }
 

@@ -7,6 +7,7 @@
 #ifndef DLSIM_RATE_TRACE_HELPER_H
 #define DLSIM_RATE_TRACE_HELPER_H
 
+#include "network-model.h"
 #include "ns3/net-device-container.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/ptr.h"
@@ -40,6 +41,14 @@ class RateTraceHelper
 {
   public:
     /**
+     * \brief The network model that carries the simulation's messages over these devices: it
+     * is told of every step (one that moves no packets through the devices, flows, reads their
+     * rates only when told). Unset: the devices alone follow the trace.
+     * \param model the simulation's network model
+     */
+    void SetNetworkModel(Ptr<NetworkModel> model);
+
+    /**
      * \brief Make the device follow the trace.
      * \param device the transmitting device of one link direction
      * \param trace the rates
@@ -54,6 +63,9 @@ class RateTraceHelper
      * \throws ConfigValueError when a device is not a PointToPointNetDevice
      */
     void Install(const NetDeviceContainer& devices, const RateTrace& trace) const;
+
+  private:
+    Ptr<NetworkModel> m_network; ///< SetNetworkModel's, told of every step
 };
 
 } // namespace ns3

@@ -46,7 +46,8 @@ FlowCrossTraffic::GetTypeId()
 }
 
 void
-FlowCrossTraffic::Setup(Ptr<NetDevice> device,
+FlowCrossTraffic::Setup(Ptr<FlowNetwork> network,
+                        Ptr<NetDevice> device,
                         const std::string& kind,
                         double rateBps,
                         uint32_t datagramBytes)
@@ -57,11 +58,12 @@ FlowCrossTraffic::Setup(Ptr<NetDevice> device,
                              + "' is not cbr or onoff (bulk TCP traffic has no flow form; use "
                                "network.model = packet)");
     }
-    if (!device || !(rateBps > 0.0) || datagramBytes == 0)
+    if (!network || !device || !(rateBps > 0.0) || datagramBytes == 0)
     {
-        throw FlowModelError(
-            "cross traffic as flows: a device, a positive rate and datagram size are needed");
+        throw FlowModelError("cross traffic as flows: a flow network, a device, a positive rate "
+                             "and datagram size are needed");
     }
+    m_network = network;
     m_device = device;
     m_kind = kind;
     m_wireBps = rateBps * (datagramBytes + kDatagramHeaderBytes) / datagramBytes;
@@ -78,15 +80,14 @@ FlowCrossTraffic::AssignStreams(int64_t stream)
 void
 FlowCrossTraffic::StartApplication()
 {
-    Ptr<FlowNetwork> network = FlowNetwork::Get();
     if (!m_loaded)
     {
-        m_load = network->AddLoad(m_device);
+        m_load = m_network->AddLoad(m_device);
         m_loaded = true;
     }
     if (m_kind == "cbr")
     {
-        network->SetLoad(m_load, m_wireBps);
+        m_network->SetLoad(m_load, m_wireBps);
         return;
     }
     // OnOffApplication draws an off period when its UDP socket connects, at once, and another
@@ -99,7 +100,7 @@ void
 FlowCrossTraffic::TurnOn()
 {
     NS_LOG_INFO("cross load on at " << Simulator::Now().As(Time::S));
-    FlowNetwork::Get()->SetLoad(m_load, m_wireBps);
+    m_network->SetLoad(m_load, m_wireBps);
     m_next = Simulator::Schedule(Seconds(m_onTime->GetValue()), &FlowCrossTraffic::TurnOff, this);
 }
 
@@ -107,7 +108,7 @@ void
 FlowCrossTraffic::TurnOff()
 {
     NS_LOG_INFO("cross load off at " << Simulator::Now().As(Time::S));
-    FlowNetwork::Get()->SetLoad(m_load, 0.0);
+    m_network->SetLoad(m_load, 0.0);
     m_next = Simulator::Schedule(Seconds(m_offTime->GetValue()), &FlowCrossTraffic::TurnOn, this);
 }
 
@@ -117,7 +118,7 @@ FlowCrossTraffic::StopApplication()
     Simulator::Cancel(m_next);
     if (m_loaded)
     {
-        FlowNetwork::Get()->SetLoad(m_load, 0.0); // stopped: it sends no more
+        m_network->SetLoad(m_load, 0.0); // stopped: it sends no more
     }
 }
 
@@ -125,6 +126,7 @@ void
 FlowCrossTraffic::DoDispose()
 {
     Simulator::Cancel(m_next);
+    m_network = nullptr;
     m_device = nullptr;
     m_onTime = nullptr;
     m_offTime = nullptr;

@@ -17,6 +17,8 @@
 namespace ns3
 {
 
+class FlowNetwork;
+
 /**
  * \brief The cross traffic of CrossTrafficHelper on one link direction when messages are flows
  * (network.model = flow), installed on the node at the link's sending end:
@@ -36,6 +38,7 @@ class FlowCrossTraffic : public Application
 
     /**
      * \brief What to send, and over which link direction.
+     * \param network the simulation's flow network, which takes the load
      * \param device the sending device of the link direction (on this application's node)
      * \param kind "cbr" or "onoff"
      * \param rateBps the UDP payload rate while on (cbr, onoff)
@@ -43,7 +46,8 @@ class FlowCrossTraffic : public Application
      * \throws FlowModelError for another kind (bulk TCP traffic has no flow form), a null
      *         device, a rate that is not positive, or datagrams of 0 bytes
      */
-    void Setup(Ptr<NetDevice> device,
+    void Setup(Ptr<FlowNetwork> network,
+               Ptr<NetDevice> device,
                const std::string& kind,
                double rateBps,
                uint32_t datagramBytes);
@@ -64,6 +68,7 @@ class FlowCrossTraffic : public Application
     /// onoff: the load goes off now, and on after an off period.
     void TurnOff();
 
+    Ptr<FlowNetwork> m_network;          ///< the flow network that takes the load
     Ptr<NetDevice> m_device;             ///< the sending device of the loaded link direction
     std::string m_kind;                  ///< cbr or onoff
     double m_wireBps = 0.0;              ///< the load while on, headers included

@@ -24,14 +24,15 @@ FlowMessageTransport::GetTypeId()
     return tid;
 }
 
-FlowMessageTransport::FlowMessageTransport(uint32_t learner, const TcpTransportSettings& settings)
-    : m_learner(learner), m_settings(settings)
+FlowMessageTransport::FlowMessageTransport(Ptr<FlowNetwork> network,
+                                           uint32_t learner,
+                                           const TcpTransportSettings& settings)
+    : m_learner(learner), m_settings(settings), m_network(network)
 {}
 
 bool
 FlowMessageTransport::Open(Ptr<Node> node, const std::vector<LearnerPeer>& targets)
 {
-    m_network = FlowNetwork::Get();
     m_node = node;
     Ptr<FlowMessageTransport> self = this;
     m_network->Listen(node,
@@ -67,9 +68,9 @@ FlowMessageTransport::Open(Ptr<Node> node, const std::vector<LearnerPeer>& targe
 void
 FlowMessageTransport::Close()
 {
-    if (!m_network)
+    if (!m_network || !m_node)
     {
-        return;
+        return; // never opened
     }
     m_network->StopListening(m_node);
     for (const auto& [peer, connection] : m_connections)

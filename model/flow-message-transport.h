@@ -18,7 +18,7 @@ namespace ns3
 
 /**
  * \brief MessageTransport of network.model = flow: each message to each neighbour is a flow of
- * the simulation's FlowNetwork, over the route packets would take; what arrives is checked and
+ * its simulation's FlowNetwork, over the route packets would take; what arrives is checked and
  * reassembled as on TCP (dlsim::MessageReassembler). A connection the flow network fails (a
  * link out of service for longer than TCP tries, a receiver that started anew) is handled as
  * TcpMessageTransport handles a lost one: reported through Handlers::lost, what it held counted
@@ -32,11 +32,14 @@ class FlowMessageTransport : public MessageTransport
     static TypeId GetTypeId();
 
     /**
+     * \param network the simulation's flow network, which carries the messages
      * \param learner the learner's id (for messages)
      * \param settings the TCP settings the flows follow (segment size, initial window, buffer,
      *        minimum RTO, largest payload)
      */
-    FlowMessageTransport(uint32_t learner, const TcpTransportSettings& settings);
+    FlowMessageTransport(Ptr<FlowNetwork> network,
+                         uint32_t learner,
+                         const TcpTransportSettings& settings);
 
     bool Open(Ptr<Node> node, const std::vector<LearnerPeer>& targets) override;
     void Close() override;

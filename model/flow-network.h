@@ -9,6 +9,7 @@
 
 #include "indexed-min-heap.h"
 #include "message-transport.h"
+#include "network-model.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/node.h"
@@ -97,14 +98,32 @@ struct QueueLimit
  * own queueing delay, the unfair sharing of a link by the bursts of several connections, TCP
  * cross traffic.
  */
-class FlowNetwork : public Object
+class FlowNetwork : public NetworkModel
 {
   public:
     /// \return the TypeId
     static TypeId GetTypeId();
 
-    /// \return the simulation's flow network (made on first use, forgotten by Simulator::Destroy)
-    static Ptr<FlowNetwork> Get();
+    /**
+     * \brief What network.model = flow cannot carry, refused by key: a Wi-Fi underlay (its
+     * links are not point-to-point), bulk TCP cross traffic, packet captures.
+     * \param scenario the scenario's keys
+     * \throws std::invalid_argument naming the key
+     */
+    static void CheckScenario(const NetworkModelScenario& scenario);
+
+    /// A FlowMessageTransport over this network.
+    Ptr<MessageTransport> CreateTransport(uint32_t learner,
+                                          const TcpTransportSettings& settings) override;
+    /// A FlowCrossTraffic load on the device's link direction (cbr, onoff).
+    Ptr<Application> CreateCrossTraffic(Ptr<NetDevice> device,
+                                        const std::string& kind,
+                                        double rateBps,
+                                        uint32_t datagramBytes) override;
+    /// \return false: the flows' bytes are counted by GetTxBytes, not by the devices
+    bool MovesPackets() const override;
+    /// GetTxBytes and GetOverflows of the device.
+    Carried GetCarried(Ptr<NetDevice> device) override;
 
     /// What a listening learner does with a message that arrived whole (framed).
     using Deliver = std::function<void(std::shared_ptr<const std::vector<uint8_t>> framed)>;
@@ -200,12 +219,15 @@ class FlowNetwork : public Object
 
     /**
      * \brief A point-to-point device's DataRate has just changed (a rate trace's step): the
-     * flows over that link direction take the new rate from now. Does nothing when the
-     * simulation has no flow network, or the device is unknown to it (its rate is read when a
-     * route or a load first uses it).
+     * flows over that link direction take the new rate from now. Does nothing when the device
+     * is unknown to this network (its rate is read when a route or a load first uses it).
      * \param device the device whose DataRate attribute was set
      */
-    static void NotifyDataRate(Ptr<NetDevice> device);
+    void NotifyDataRate(Ptr<NetDevice> device) override;
+
+  protected:
+    /// Forget the listeners, the connections' callbacks and the links' devices.
+    void DoDispose() override;
 
   private:
     /// One direction of a point-to-point link.

@@ -351,6 +351,12 @@ LearnerApplication::SetPeerSchedule(std::vector<PeerSet> phases, uint32_t period
     m_period = period;
 }
 
+void
+LearnerApplication::SetNetworkModel(Ptr<NetworkModel> model)
+{
+    m_network = model;
+}
+
 const LearnerApplication::PeerSet&
 LearnerApplication::PhaseOf(uint32_t round) const
 {
@@ -431,6 +437,7 @@ LearnerApplication::DoDispose()
         m_transport->Dispose();
         m_transport = nullptr;
     }
+    m_network = nullptr;
     if (m_training.valid())
     {
         m_training.wait(); // the worker must be done with the learner before it goes
@@ -487,12 +494,16 @@ LearnerApplication::Transport()
         settings.reconnectInterval = m_reconnectInterval;
         settings.connectAttempts = m_connectAttempts;
         settings.holdUntilSent = !Policy().WaitsForEveryMessage();
-        const NetworkModelRegistration* model = NetworkModelRegistry::Find(m_networkModel);
-        NS_ABORT_MSG_UNLESS(model,
-                            "LearnerApplication: unknown NetworkModel '"
-                                << m_networkModel
-                                << "' (known: " << JoinNames(NetworkModelRegistry::Names()) << ")");
-        m_transport = model->create(m_learnerId, settings);
+        if (!m_network)
+        {
+            const NetworkModelRegistration* model = NetworkModelRegistry::Find(m_networkModel);
+            NS_ABORT_MSG_UNLESS(model,
+                                "LearnerApplication: unknown NetworkModel '"
+                                    << m_networkModel << "' (known: "
+                                    << JoinNames(NetworkModelRegistry::Names()) << ")");
+            m_network = model->create();
+        }
+        m_transport = m_network->CreateTransport(m_learnerId, settings);
         MessageTransport::Handlers handlers;
         handlers.received = [this](Message message)
         {

@@ -13,6 +13,7 @@
 #include "message-framing.h"
 #include "message-inbox.h"
 #include "message-transport.h"
+#include "network-model.h"
 #include "ns3/application.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
@@ -206,6 +207,13 @@ class LearnerApplication : public Application
      * \param period rounds per phase
      */
     void SetPeerSchedule(std::vector<PeerSet> phases, uint32_t period);
+    /**
+     * \brief The simulation's network model, which makes the learner's transport (before it
+     * starts). LearnerHelper gives every learner of an Install the same one; without it the
+     * learner makes one of its own from its NetworkModel attribute's registration.
+     * \param model made by a NetworkModelRegistration for the NetworkModel attribute's name
+     */
+    void SetNetworkModel(Ptr<NetworkModel> model);
 
     /// \return the learner (waits for a round's training on a worker to end)
     dlsim::TrainableModel& GetLearner();
@@ -327,6 +335,7 @@ class LearnerApplication : public Application
     uint64_t m_maxPayloadBytes;
     std::string m_roundMode; ///< a registered round mode (RoundModeRegistry)
     std::string m_networkModel; ///< a registered network model (NetworkModelRegistry)
+    Ptr<NetworkModel> m_network; ///< the simulation's (SetNetworkModel), or made on first use
     Time m_evalInterval;
     Time m_roundTimeout;
     int m_late;    ///< a LateMessages value (ns-3 enum attributes are ints)

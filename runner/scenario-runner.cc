@@ -265,38 +265,39 @@ ReadOptionalTime(const ScenarioConfig& c, const std::string& key, Time none, boo
 }
 
 /**
- * network.model. The flow model carries messages over point-to-point links: what it does not
- * model is refused by key rather than left out in silence.
+ * network.model. What the chosen model cannot carry it refuses by key (its registration's
+ * check), rather than leave it out in silence.
  */
 void
 ReadNetworkModel(const ScenarioConfig& c, ScenarioPlan& plan)
 {
     plan.networkModel = c.GetChoice("network.model", NetworkModelRegistry::Names());
-    if (plan.networkModel != "flow")
+    const NetworkModelRegistration& model = NetworkModelRegistry::Get(plan.networkModel);
+    if (!model.check)
     {
         return;
     }
-    if (c.GetString("network") == "wifi")
+    NetworkModelScenario scenario;
+    scenario.value = [&c](const std::string& key) { return c.GetString(key); };
+    scenario.changed = [&c](const std::string& prefix)
     {
-        throw ScenarioError("network.model = flow carries messages over point-to-point links "
-                            "only: network = wifi needs network.model = packet");
-    }
-    if (c.GetString("cross.traffic") == "bulk")
-    {
-        // ns-3's own TCP, which the bulk cross flows use over packets, leaves their links
-        // 40-70% idle; a fair-share flow would slow the learners by up to half more.
-        throw ScenarioError("cross.traffic = bulk: network.model = flow models UDP cross "
-                            "traffic only (cbr, onoff); use network.model = packet");
-    }
-    for (const ScenarioKey& key : ScenarioKeys())
-    {
-        if (key.name.rfind("capture.", 0) == 0 && key.name != "capture.snaplen"
-            && c.GetString(key.name) != key.defaultValue)
+        std::vector<std::string> changed;
+        for (const ScenarioKey& key : ScenarioKeys())
         {
-            throw ScenarioError(key.name
-                                + ": network.model = flow has no packets to capture; use "
-                                  "network.model = packet");
+            if (key.name.rfind(prefix, 0) == 0 && c.GetString(key.name) != key.defaultValue)
+            {
+                changed.push_back(key.name);
+            }
         }
+        return changed;
+    };
+    try
+    {
+        model.check(scenario);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ScenarioError(e.what());
     }
 }
 
@@ -573,7 +574,8 @@ CheckScenario(const ScenarioConfig& c)
     SimulatorCleanup cleanup;
     NodeContainer hosts;
     hosts.Create(plan.nodes);
-    Underlay underlay = plan.underlay->Install(hosts, graph, 1);
+    Underlay underlay = plan.underlay->Install(
+        hosts, graph, 1, NetworkModelRegistry::Get(plan.networkModel).create());
     FaultHelper(plan.faults).Check(underlay);
     plan.capture->Check(underlay);
 }
@@ -609,7 +611,10 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     OverlayGraph graph = schedule.Union();
     NodeContainer hosts;
     hosts.Create(plan.nodes);
-    Underlay underlay = plan.underlay->Install(hosts, graph, 1, &log);
+    // The simulation's network model: the learners, the cross traffic and the rate traces
+    // reach it, and it says what the links carried.
+    Ptr<NetworkModel> network = NetworkModelRegistry::Get(plan.networkModel).create();
+    Underlay underlay = plan.underlay->Install(hosts, graph, 1, network, &log);
     FaultHelper faults(plan.faults);
     faults.Check(underlay);
     plan.capture->Check(underlay);
@@ -737,7 +742,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
         }
     }
 
-    LinkUsage linkUsage(underlay, NetworkModelRegistry::Find(plan.networkModel)->carried);
+    LinkUsage linkUsage(underlay, network);
     log << plan.underlay->Describe(underlay) << std::endl;
 
     SetRunStep("installing the learners (models, compute times, TCP)");
@@ -769,6 +774,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     learners.SetAttribute("TcpDelAckTimeout", TimeValue(plan.delayedAck));
     learners.SetWorkerThreads(plan.threads);
     learners.SetReplay(replay);
+    learners.SetNetworkModel(network);
     // A network that needs time to come up (Wi-Fi association) does so before the learners
     // start: installed later, they start when installed.
     plan.underlay->BringUp(underlay, log);

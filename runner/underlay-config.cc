@@ -94,8 +94,6 @@ ReadCrossTraffic(const ScenarioConfig& c)
                              ParseDataRateBps("cross.rate", c.GetString("cross.rate")),
                              ParsePeriodSeconds("cross.on", c.GetString("cross.on")),
                              ParsePeriodSeconds("cross.off", c.GetString("cross.off")));
-    // Learners whose messages are flows meet the cross traffic as flows.
-    cross.SetFlows(c.GetString("network.model") == "flow");
     return cross;
 }
 
@@ -269,6 +267,7 @@ Underlay
 UnderlayConfig::Install(NodeContainer learners,
                         const OverlayGraph& overlay,
                         int64_t stream,
+                        Ptr<NetworkModel> network,
                         std::ostream* log)
 {
     const ScenarioConfig& c = m_config;
@@ -277,6 +276,9 @@ UnderlayConfig::Install(NodeContainer learners,
     Underlay underlay = m_registration.create(setup)->Install(learners);
     if (std::optional<CrossTrafficHelper> cross = ReadCrossTraffic(m_config))
     {
+        // The learners' network model carries the cross traffic in its own form (flows meet it
+        // as flows).
+        cross->SetNetworkModel(network);
         cross->Install(underlay, m_config.GetList("cross.links"));
         cross->AssignStreams(stream + kUnderlayStreams);
     }
@@ -284,6 +286,8 @@ UnderlayConfig::Install(NodeContainer learners,
     {
         const LinkSelection traced = ReadSelection("trace.links");
         traced.Check(underlay);
+        RateTraceHelper rates;
+        rates.SetNetworkModel(network);
         for (UnderlayLink& link : underlay.links)
         {
             if (traced.Selects(link))
@@ -296,7 +300,7 @@ UnderlayConfig::Install(NodeContainer learners,
                                            + ") is not a point-to-point link; rate traces "
                                              "follow point-to-point links only");
                 }
-                RateTraceHelper().Install(device, *trace);
+                rates.Install(device, *trace);
                 link.bandwidthBps = trace->GetMeanRateBps();
                 link.trace = m_config.GetString("trace.file");
             }
@@ -387,12 +391,11 @@ UnderlayConfig::Describe(const Underlay& underlay) const
     return s.str();
 }
 
-LinkUsage::LinkUsage(const Underlay& underlay,
-                     std::function<NetworkModelRegistration::Carried(Ptr<NetDevice>)> carried)
-    : m_links(underlay.links), m_carried(std::move(carried)), m_bytes(underlay.links.size(), 0),
+LinkUsage::LinkUsage(const Underlay& underlay, Ptr<NetworkModel> network)
+    : m_links(underlay.links), m_network(network), m_bytes(underlay.links.size(), 0),
       m_dropped(underlay.links.size(), -1), m_lost(underlay.links.size(), -1)
 {
-    if (m_carried)
+    if (!m_network->MovesPackets())
     {
         return; // no packet crosses the devices
     }
@@ -453,8 +456,9 @@ LinkUsage::Report(const std::string& path,
     for (size_t k = 0; k < m_links.size(); ++k)
     {
         const UnderlayLink& l = m_links[k];
-        const NetworkModelRegistration::Carried carried
-            = m_carried ? m_carried(l.device) : NetworkModelRegistration::Carried{m_bytes[k], 0};
+        const NetworkModel::Carried carried = m_network->MovesPackets()
+                                                  ? NetworkModel::Carried{m_bytes[k], 0}
+                                                  : m_network->GetCarried(l.device);
         double utilisation = simulatedSeconds > 0 ? static_cast<double>(carried.txBytes) * 8.0
                                                         / (l.bandwidthBps * simulatedSeconds)
                                                   : 0.0;
@@ -467,10 +471,10 @@ LinkUsage::Report(const std::string& path,
         lost += std::max<int64_t>(0, m_lost[k]);
         overflows += carried.overflows;
         links += m_dropped[k] > 0 || carried.overflows > 0 ? 1 : 0;
-        uncounted = uncounted || (!m_carried && m_dropped[k] < 0);
+        uncounted = uncounted || (m_network->MovesPackets() && m_dropped[k] < 0);
     }
     WriteFileAtomically(path, out.str());
-    if (m_carried)
+    if (!m_network->MovesPackets())
     {
         summary.flowOverflows = overflows;
         if (overflows > 0)

@@ -88,11 +88,14 @@ class UnderlayConfig
     /**
      * Build the underlay under `learners` (learner i on learners.Get(i)) for `overlay`, drawing
      * from ns-3 random streams from `stream` upwards. Steps that take more than a few seconds
-     * (routing a large router file) are reported to `log`, if given.
+     * (routing a large router file) are reported to `log`, if given. The cross traffic and rate
+     * traces reach the simulation's `network` model (NetworkModel::CreateCrossTraffic,
+     * NotifyDataRate).
      */
     Underlay Install(NodeContainer learners,
                      const OverlayGraph& overlay,
                      int64_t stream,
+                     Ptr<NetworkModel> network,
                      std::ostream* log = nullptr);
 
     /**
@@ -127,11 +130,10 @@ class LinkUsage
   public:
     /**
      * \param underlay the links to count
-     * \param carried what a network model that moves no packets through the devices (flows)
-     * says of a link direction; unset: the devices' own traces count what they send and drop
+     * \param network the simulation's network model: where it moves packets, the devices' own
+     * traces count what they send and drop; where it does not (flows), it says what it carried
      */
-    LinkUsage(const Underlay& underlay,
-              std::function<NetworkModelRegistration::Carried(Ptr<NetDevice>)> carried);
+    LinkUsage(const Underlay& underlay, Ptr<NetworkModel> network);
     /**
      * \brief At the end of the run: links.csv (each link direction with its parameters, bytes
      * sent, utilisation and losses), one line for the run log on what the queues dropped (or,
@@ -149,7 +151,7 @@ class LinkUsage
 
   private:
     std::vector<UnderlayLink> m_links;
-    std::function<NetworkModelRegistration::Carried(Ptr<NetDevice>)> m_carried;
+    Ptr<NetworkModel> m_network;
     std::vector<uint64_t> m_bytes;
     /// Per direction: packets dropped by its queue (or queue disc) and lost on the way in;
     /// -1 where they cannot be counted (Wi-Fi, whose MAC retries and drops are its own; flows).
