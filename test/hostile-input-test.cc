@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <string>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -107,6 +108,61 @@ TEST(HostileInput, ASecondGridOnAFolderIsRefusedAtOnce)
     // The first grid is over: the folder is free, and the grid is complete.
     EXPECT_EQ(RunCommand("timeout 120 " + grid, output), 0) << output;
     EXPECT_NE(output.find("already complete"), std::string::npos) << output;
+    fs::remove_all(dir);
+}
+
+/// A FIFO (or any file that is not a regular file) named as an input is refused at once by
+/// name, whatever key names it: opening a FIFO for reading would wait for a writer for ever.
+TEST(HostileInput, AFifoAsAnyInputFileIsRefusedAtOnce)
+{
+    const std::string dir = FreshTempFolder("hostile-fifo");
+    const std::string fifo = dir + "/pipe";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::string output;
+    ASSERT_EQ(RunCommand(kSmall + " --rounds=1 --out=" + dir + "/run", output), 0) << output;
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"the scenario file", fifo},
+        {"topology.file", "--topology=file --topology.file=" + fifo},
+        {"partition.file", "--partition=file --partition.file=" + fifo},
+        {"model.init_file", "--model.init_file=" + fifo},
+        {"link.file", "--link.file=" + fifo},
+        {"trace.file", "--trace.file=" + fifo},
+        {"compute.file", "--compute.file=" + fifo},
+    };
+    fs::create_directory(dir + "/data");
+    for (const char* name : {"train-images-idx3-ubyte", "train-labels-idx1-ubyte",
+                             "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"})
+    {
+        ASSERT_EQ(::mkfifo((dir + "/data/" + name).c_str(), 0600), 0);
+    }
+    for (const auto& [name, args] : cases)
+    {
+        const int status =
+            RunCommand("timeout 60 " + kSmall + " --rounds=1 " + args + " --out=" + dir + "/x",
+                       output);
+        EXPECT_EQ(status, 2) << name << ": " << output;
+        EXPECT_NE(output.find("FIFO"), std::string::npos) << name << ": " << output;
+        EXPECT_TRUE(!fs::exists(dir + "/x") || fs::is_empty(dir + "/x"))
+            << name << ": nothing is written";
+        fs::remove_all(dir + "/x");
+    }
+    // A dataset's files.
+    EXPECT_EQ(RunCommand("timeout 60 " + std::string(DLSIM_RUN_BINARY)
+                             + " --dataset=fashion-mnist --dataset.path=" + dir
+                             + "/data --model=logistic --nodes=4 --no-plot --out=" + dir + "/x",
+                         output),
+              2)
+        << output;
+    EXPECT_NE(output.find("dataset.path: cannot read dataset file"), std::string::npos) << output;
+    // A recording replaced by a FIFO.
+    fs::remove(dir + "/run/learning.rec");
+    ASSERT_EQ(::mkfifo((dir + "/run/learning.rec").c_str(), 0600), 0);
+    EXPECT_EQ(RunCommand("timeout 60 " + std::string(DLSIM_RUN_BINARY) + " --replay " + dir
+                             + "/run --link.latency=40ms --no-plot --out=" + dir + "/x",
+                         output),
+              2)
+        << output;
+    EXPECT_NE(output.find("FIFO"), std::string::npos) << output;
     fs::remove_all(dir);
 }
 
