@@ -30,6 +30,7 @@ set(DLSIM_SHARING_SOURCES
 set(DLSIM_CORE_SOURCES
   ${DLSIM_SHARING_SOURCES}
   ${DLSIM_SOURCE_DIR}/model/core/csv-rows.cc
+  ${DLSIM_SOURCE_DIR}/model/core/user-file.cc
   ${DLSIM_SOURCE_DIR}/model/core/dataset.cc
   ${DLSIM_SOURCE_DIR}/model/core/dataset-catalog.cc
   ${DLSIM_SOURCE_DIR}/model/core/idx-reader.cc

@@ -7,6 +7,7 @@
 #include "csv-rows.h"
 #include "ns3/topology-reader-helper.h"
 #include "random-variable-spec.h"
+#include "user-file.h"
 
 #include <algorithm>
 #include <fstream>
@@ -30,6 +31,10 @@ constexpr size_t kMaxTopologyLineLength = 4096;
 std::vector<std::vector<std::string>>
 ReadWords(const std::string& path)
 {
+    if (const std::string why = UnreadableFileReason(path); !why.empty())
+    {
+        throw ConfigValueError("underlay.file: cannot read " + path + ": " + why);
+    }
     std::ifstream in(path);
     if (!in)
     {

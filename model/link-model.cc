@@ -6,6 +6,7 @@
 
 #include "csv-rows.h"
 #include "random-variable-spec.h"
+#include "user-file.h"
 
 #include <algorithm>
 #include <cmath>
@@ -146,10 +147,9 @@ LinkModel::Draw(const std::vector<std::pair<uint32_t, uint32_t>>& links) const
 std::vector<LinkParameters>
 LinkModel::ReadFile(const std::vector<std::pair<uint32_t, uint32_t>>& links) const
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(m_file, ec))
+    if (const std::string why = UnreadableFileReason(m_file); !why.empty())
     {
-        throw ConfigValueError("link.file: cannot read " + m_file + ": it is a directory");
+        throw ConfigValueError("link.file: cannot read " + m_file + ": " + why);
     }
     std::ifstream in(m_file, std::ios::binary);
     if (!in)

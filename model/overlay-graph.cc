@@ -7,6 +7,7 @@
 #include "csv-rows.h"
 #include "round-schedule.h"
 #include "value-text.h"
+#include "user-file.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -406,10 +407,9 @@ ParseNode(const std::string& where, const std::string& text, uint32_t nodes)
 OverlayGraph
 ReadEdgeListGraph(const std::string& path, uint32_t nodes, bool directed, bool requireConnected)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
+    if (const std::string why = UnreadableFileReason(path); !why.empty())
     {
-        throw TopologyError("cannot read edge-list file " + path + ": it is a directory");
+        throw TopologyError("cannot read edge-list file " + path + ": " + why);
     }
     std::ifstream in(path, std::ios::binary);
     if (!in)

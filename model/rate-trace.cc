@@ -5,6 +5,7 @@
 #include "rate-trace.h"
 
 #include "random-variable-spec.h"
+#include "user-file.h"
 
 #include <algorithm>
 #include <cctype>
@@ -75,9 +76,9 @@ class LineReader
     explicit LineReader(const std::string& path) : m_path(path), m_lineNo(0)
     {
         std::error_code ec;
-        if (std::filesystem::is_directory(path, ec))
+        if (const std::string why = UnreadableFileReason(path); !why.empty())
         {
-            throw ConfigValueError("rate trace " + path + ": cannot read: it is a directory");
+            throw ConfigValueError("rate trace " + path + ": cannot read: " + why);
         }
         m_in.open(path, std::ios::binary);
         if (!m_in)

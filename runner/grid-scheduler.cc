@@ -193,6 +193,16 @@ EmitJobs(const ScenarioConfig& config,
     for (const auto& point : points)
     {
         checkOneLine("out", point.config.GetString("out"));
+        std::ostringstream ini;
+        point.config.WriteIni(ini);
+        try
+        {
+            CheckOutputFolder(point.config.GetString("out"), ini.str(), false, FolderWriter::Run);
+        }
+        catch (const std::exception& e)
+        {
+            throw ScenarioError("grid point " + point.name + ": " + e.what());
+        }
     }
     // A relative path starting with '-' would be read as an option.
     auto asArgument = [](const std::string& path)
@@ -241,22 +251,28 @@ RunGrid(const ScenarioConfig& config,
     const unsigned jobs = options.jobs;
     const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
     const std::string root = config.GetString("out");
+    std::ostringstream gridIni;
+    config.WriteIni(gridIni);
+    // A second grid on the folder, or a finished run's folder, is refused at once.
+    CheckOutputFolder(root, gridIni.str(), options.overwrite, FolderWriter::Grid, options.replayFrom);
     // Every point's configuration is checked before any runs, so a bad value in the last
     // point does not surface hours into the grid.
-    if (!options.replayFrom.empty())
-    {
-        CheckNotTheSource(root, options.replayFrom);
-    }
     for (const auto& point : points)
     {
         try
         {
+            std::ostringstream ini;
+            point.config.WriteIni(ini);
+            CheckOutputFolder(point.config.GetString("out"),
+                              ini.str(),
+                              options.overwrite,
+                              FolderWriter::Run,
+                              options.replayFrom);
             CheckScenario(point.config);
             // A grid of replays: every point must learn what the recording holds.
             if (!options.replayFrom.empty())
             {
                 LoadRecordFor(options.replayFrom, point.config);
-                CheckNotTheSource(point.config.GetString("out"), options.replayFrom);
             }
         }
         catch (const std::exception& e)
@@ -265,11 +281,15 @@ RunGrid(const ScenarioConfig& config,
         }
     }
     CreateOutputFolder(root, "");
+    // Held to the grid's end: a grid that took the folder while the points were checked is
+    // found here.
+    GridFolderLock gridLock(root);
+    if (HasCompleteResults(root))
     {
-        std::ostringstream ini;
-        config.WriteIni(ini);
-        WriteFileAtomically(root + "/config.ini", ini.str());
+        // --overwrite over a finished run's folder: its results are not the grid's.
+        ClearRunResults(root);
     }
+    WriteFileAtomically(root + "/config.ini", gridIni.str());
     ::setenv("DLSIM_GRID_PARENT", std::to_string(::getpid()).c_str(), 1);
     std::cout << "dlsim: grid of " << points.size() << " runs over " << GridAxes(config).size()
               << " axes, " << jobs << " at a time; results in " << root << "/" << std::endl;

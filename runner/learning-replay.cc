@@ -7,8 +7,12 @@
 #include "algorithm-registry.h"
 #include "round-policy.h"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <set>
 #include <sstream>
 
 using namespace dlsim; // the learning core (model/core)
@@ -146,6 +150,162 @@ FirstDifference(const std::string& recorded, const std::string& asked)
     return "";
 }
 
+/// The longest compute time a recording may give a training round, and its run's rounds in
+/// all: simulated time is a signed 64-bit count of nanoseconds (292 years), which a sum of
+/// rounds must never overflow.
+constexpr int64_t kMaxRecordedComputeNs = 1000000LL * 1000000000LL;   // 10^6 s
+constexpr double kMaxRecordedComputeTotalNs = 1e8 * 1e9;                // 10^8 s, about 3 years
+
+/// The largest payload a recording may give a round (a replay sends that many bytes).
+constexpr uint64_t kMaxRecordedPayloadBytes = uint64_t{1} << 32; // 4 GiB
+
+/// A recorded number as a message shows it.
+std::string
+Number(double value)
+{
+    std::ostringstream text;
+    text << value;
+    return text.str();
+}
+
+/**
+ * Every value of a recording whose checksum holds is still checked, before anything is
+ * written: a replay presents them as its results (accuracies, losses) or waits for them
+ * (compute times), and its counts must be the ones its configuration makes.
+ */
+void
+CheckRecordedValues(const LearningRecord& record,
+                    const ScenarioConfig& config,
+                    const std::string& path)
+{
+    auto refuse = [&path](const std::string& place, const std::string& what)
+    {
+        throw ScenarioError("cannot replay " + path + ": " + place + ": " + what);
+    };
+    const uint64_t nodes = config.GetUint("nodes", 2, 100000);
+    if (record.nodes.size() != nodes)
+    {
+        refuse("learner count",
+               "the recording holds " + std::to_string(record.nodes.size())
+                   + " learners; the scenario has nodes = " + std::to_string(nodes));
+    }
+    const uint64_t rounds = config.GetUint("rounds", 1, 100000000);
+    const uint64_t every = config.GetUint("eval.every", 1, UINT32_MAX);
+    const uint64_t evalNodes = config.GetUint("eval.nodes", 0, nodes);
+    const AlgorithmRegistration* algorithm = AlgorithmRegistry::Find(config.GetString("algorithm"));
+    size_t evaluating = 0;
+    for (size_t n = 0; n < record.nodes.size(); ++n)
+    {
+        const RecordedNode& node = record.nodes[n];
+        const std::string where = "node " + std::to_string(n);
+        if (algorithm && node.directed != algorithm->forDirectedGraphs)
+        {
+            refuse(where,
+                   std::string("the recording marks the algorithm as made for ")
+                       + (node.directed ? "directed" : "undirected") + " graphs, but "
+                       + algorithm->name + " is made for "
+                       + (algorithm->forDirectedGraphs ? "directed" : "undirected")
+                       + " ones (a recording of another algorithm, or altered)");
+        }
+        if (node.trainingRounds != rounds)
+        {
+            refuse(where,
+                   "the recording's training rounds are " + std::to_string(node.trainingRounds)
+                       + "; the scenario has rounds = " + std::to_string(rounds));
+        }
+        if (node.rounds.size() < rounds)
+        {
+            refuse(where,
+                   "the recording holds " + std::to_string(node.rounds.size())
+                       + " rounds; the scenario has rounds = " + std::to_string(rounds));
+        }
+        if (node.computeTimeNs < 0 || node.computeTimeNs > kMaxRecordedComputeNs
+            || static_cast<double>(node.computeTimeNs) * static_cast<double>(node.rounds.size())
+                   > kMaxRecordedComputeTotalNs)
+        {
+            refuse(where,
+                   "compute time " + std::to_string(node.computeTimeNs)
+                       + " ns per round is out of range (0 to 10^6 s a round, 10^8 s over its "
+                       + std::to_string(node.rounds.size()) + " rounds)");
+        }
+        // A NaN or infinite training loss is what diverged training reports; an evaluation
+        // after it may report the same, never before.
+        std::optional<size_t> diverged;
+        for (size_t r = 0; r < node.rounds.size(); ++r)
+        {
+            const RecordedRound& round = node.rounds[r];
+            const std::string at = where + ", round " + std::to_string(r + 1);
+            if (round.trains && !std::isnan(round.trainLoss) && round.trainLoss < 0.0)
+            {
+                refuse(at, "training loss " + Number(round.trainLoss) + " is below 0");
+            }
+            if (round.trains && !std::isfinite(round.trainLoss) && !diverged)
+            {
+                diverged = r + 1;
+            }
+            // (More value bytes than payload bytes the reader refuses as damage.)
+            if (round.payloadBytes > kMaxRecordedPayloadBytes)
+            {
+                refuse(at,
+                       "payload of " + std::to_string(round.payloadBytes)
+                           + " bytes is out of range (at most 4 GiB)");
+            }
+        }
+        std::set<uint32_t> evaluated;
+        for (size_t e = 0; e < node.evaluations.size(); ++e)
+        {
+            const RecordedEvaluation& evaluation = node.evaluations[e];
+            const std::string at = where + ", evaluation " + std::to_string(e + 1) + " (after round "
+                                   + std::to_string(evaluation.round) + ")";
+            if (evaluation.round > node.rounds.size())
+            {
+                refuse(at,
+                       "the round is beyond the recording's " + std::to_string(node.rounds.size())
+                           + " rounds");
+            }
+            if (!std::isfinite(evaluation.accuracy) || evaluation.accuracy < 0.0
+                || evaluation.accuracy > 1.0)
+            {
+                refuse(at, "accuracy " + Number(evaluation.accuracy) + " is not in [0, 1]");
+            }
+            const bool afterDivergence = diverged && evaluation.round >= *diverged;
+            if ((!std::isfinite(evaluation.loss) && !afterDivergence) || evaluation.loss < 0.0)
+            {
+                refuse(at,
+                       "loss " + Number(evaluation.loss)
+                           + " is not a finite number of at least 0 (NaN or infinite only "
+                             "after training diverged)");
+            }
+            evaluated.insert(evaluation.round);
+        }
+        if (node.evaluations.empty())
+        {
+            continue;
+        }
+        ++evaluating;
+        // Every eval.every rounds and after the last, as the run evaluates.
+        for (uint64_t r = every; r <= rounds + every - 1; r += every)
+        {
+            const uint64_t round = std::min(r, rounds);
+            if (!evaluated.count(static_cast<uint32_t>(round)))
+            {
+                refuse(where,
+                       "the recording holds no evaluation after round " + std::to_string(round)
+                           + ", which the scenario evaluates (eval.every = "
+                           + std::to_string(every) + ", rounds = " + std::to_string(rounds) + ")");
+            }
+        }
+    }
+    const uint64_t expected = evalNodes == 0 ? nodes : evalNodes;
+    if (evaluating != expected)
+    {
+        refuse("evaluations",
+               std::to_string(evaluating) + " learners have evaluations in the recording; the "
+                   "scenario evaluates " + std::to_string(expected)
+                   + (evalNodes == 0 ? " (every learner)" : " (eval.nodes)"));
+    }
+}
+
 } // namespace
 
 std::shared_ptr<const LearningRecord>
@@ -177,6 +337,7 @@ LoadRecordFor(const std::string& folder, const ScenarioConfig& config)
                             + "; a replay changes only network keys (the underlay's, link.*, "
                               "cross.*, trace.*, tcp.*, capture.*)");
     }
+    CheckRecordedValues(*record, config, path);
     // The resolved values come from the file and go into config.ini and summary.json: each must
     // be a key this scenario leaves to the overlay, with a value that key accepts.
     for (const auto& [key, value] : record->resolved)
@@ -210,12 +371,28 @@ CheckNotTheSource(const std::string& out, const std::string& source)
 {
     std::error_code outError;
     std::error_code sourceError;
-    const std::filesystem::path a = std::filesystem::weakly_canonical(out, outError);
-    const std::filesystem::path b = std::filesystem::weakly_canonical(source, sourceError);
-    if (!outError && !sourceError && a == b)
+    // Without a trailing separator, whose empty last element would end neither path early.
+    auto folder = [](const std::string& path, std::error_code& error)
+    {
+        std::filesystem::path p = std::filesystem::weakly_canonical(path, error);
+        return p.filename().empty() ? p.parent_path() : p;
+    };
+    const std::filesystem::path a = folder(out, outError);
+    const std::filesystem::path b = folder(source, sourceError);
+    if (outError || sourceError)
+    {
+        return;
+    }
+    if (a == b)
     {
         throw ScenarioError("out: " + out + " is the run folder whose recording is replayed ("
                             + source + "); give another");
+    }
+    // A folder inside the recorded run would become part of it (its collect, its copies).
+    if (std::mismatch(b.begin(), b.end(), a.begin(), a.end()).first == b.end())
+    {
+        throw ScenarioError("out: " + out + " is inside the run folder whose recording is replayed ("
+                            + source + "); give a folder outside it");
     }
 }
 

@@ -57,10 +57,10 @@ std::shared_ptr<const dlsim::LearningRecord> LoadRecordFor(const std::string& fo
                                                            const ScenarioConfig& config);
 
 /**
- * \brief Refuse to write a replay's results into the folder it replays.
+ * \brief Refuse to write a replay's results into the folder it replays, or into one inside it.
  * \param out where the results would go
  * \param source the run folder whose recording is replayed
- * \throws ScenarioError when both name the same folder
+ * \throws ScenarioError when both name the same folder, or `out` lies inside `source`
  */
 void CheckNotTheSource(const std::string& out, const std::string& source);
 

@@ -5,11 +5,13 @@
 #include "run-folder.h"
 
 #include "capture-config.h"
+#include "grid-table.h"
 #include "learning-replay.h"
 #include "result-files.h"
 
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
@@ -17,6 +19,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <sys/file.h>
 #include <unistd.h>
 
 namespace ns3
@@ -60,7 +63,189 @@ ReadIniValues(const std::string& text)
     return values;
 }
 
+/// The lock file a grid holds in its folder (GridFolderLock).
+const char* const kGridLockFile = ".grid-lock";
+
+/// The keys that change results and differ between two config.ini texts, comma-separated.
+std::string
+DifferingKeys(const std::string& previousIni, const std::string& ini)
+{
+    auto before = ReadIniValues(previousIni);
+    auto after = ReadIniValues(ini);
+    std::string differing;
+    for (const auto& [key, value] : after)
+    {
+        auto it = before.find(key);
+        if (ChangesResults(key) && (it == before.end() || it->second != value))
+        {
+            differing += (differing.empty() ? "" : ", ") + key;
+        }
+    }
+    for (const auto& [key, value] : before)
+    {
+        if (ChangesResults(key) && !after.count(key))
+        {
+            differing += (differing.empty() ? "" : ", ") + key;
+        }
+    }
+    return differing;
+}
+
+/// The pid a grid wrote into its lock file (0: none readable).
+long
+GridLockOwner(const std::string& path)
+{
+    std::ifstream in(path);
+    long pid = 0;
+    in >> pid;
+    return in ? pid : 0;
+}
+
+/// Whether another process holds the grid lock of `folder` (a lock file that no process
+/// holds is what a finished grid leaves).
+bool
+GridLockHeld(const std::string& folder)
+{
+    const std::string path = folder + "/" + kGridLockFile;
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+    if (fd < 0)
+    {
+        return false;
+    }
+    const bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    ::close(fd); // drops the shared lock, if taken
+    return held;
+}
+
+/// A name shortened for a message: its first bytes and its length.
+std::string
+Shortened(const std::string& name)
+{
+    return name.size() <= 60 ? name
+                             : name.substr(0, 60) + "... (" + std::to_string(name.size())
+                                   + " bytes)";
+}
+
 } // namespace
+
+void
+CheckOutputFolder(const std::string& folder,
+                  const std::string& ini,
+                  bool overwrite,
+                  FolderWriter writer,
+                  const std::string& replayFrom)
+{
+    // Found before anything is written: otherwise "File name too long" comes after the grid's
+    // config.ini or a parent folder exists.
+    if (folder.size() >= PATH_MAX)
+    {
+        throw ScenarioError("out: the path " + Shortened(folder) + " is longer than the "
+                            + std::to_string(PATH_MAX - 1)
+                            + " bytes a path may have; choose a shorter `out`");
+    }
+    for (const auto& part : std::filesystem::path(folder))
+    {
+        if (part.native().size() > NAME_MAX)
+        {
+            throw ScenarioError("out: the folder name '" + Shortened(part.native())
+                                + "' is longer than the " + std::to_string(NAME_MAX)
+                                + " bytes a file system takes for one name; choose a shorter "
+                                  "`out` (in a grid: shorter values of its axes)");
+        }
+    }
+    std::error_code error;
+    const auto status = std::filesystem::status(folder, error);
+    if (status.type() == std::filesystem::file_type::not_found)
+    {
+        if (!replayFrom.empty())
+        {
+            CheckNotTheSource(folder, replayFrom);
+        }
+        return; // nothing there to protect
+    }
+    if (error)
+    {
+        throw ScenarioError("out: " + folder + ": " + error.message());
+    }
+    if (status.type() != std::filesystem::file_type::directory)
+    {
+        throw ScenarioError("out: " + folder + " is a file, not a folder");
+    }
+    if (!replayFrom.empty())
+    {
+        CheckNotTheSource(folder, replayFrom);
+    }
+    if (GridLockHeld(folder))
+    {
+        const long owner = GridLockOwner(folder + "/" + kGridLockFile);
+        throw ScenarioError("out: " + folder + " is being written by a grid"
+                            + (owner > 0 ? " (process " + std::to_string(owner) + ")" : "")
+                            + "; wait for it to end or choose another `out`");
+    }
+    if (overwrite)
+    {
+        return;
+    }
+    const std::string previousIni = ReadConfigIni(folder);
+    if (HasCompleteResults(folder) && !previousIni.empty() && !SameConfiguration(previousIni, ini))
+    {
+        const std::string differing = DifferingKeys(previousIni, ini);
+        throw ScenarioError("run folder " + folder
+                            + " holds the complete results of another configuration (it differs "
+                              "in: "
+                            + (differing.empty() ? std::string("the file's layout") : differing)
+                            + "); choose another `out`, or pass --overwrite to replace them");
+    }
+    if (writer == FolderWriter::Run
+        && (std::filesystem::exists(folder + "/" + kGridSummaryFile, error)
+            || std::filesystem::exists(folder + "/" + kGridLockFile, error)))
+    {
+        throw ScenarioError("out: " + folder
+                            + " holds a grid (its config.ini, index.csv and points); a run "
+                              "there would replace its config.ini: choose another `out`, or "
+                              "pass --overwrite");
+    }
+}
+
+GridFolderLock::GridFolderLock(const std::string& folder)
+{
+    const std::string path = folder + "/" + kGridLockFile;
+    m_fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (m_fd < 0)
+    {
+        throw ResultFileError("cannot lock grid folder " + folder + ": " + std::strerror(errno));
+    }
+    // Not blocking: a second grid on the folder is refused at once, not made to wait.
+    if (::flock(m_fd, LOCK_EX | LOCK_NB) != 0)
+    {
+        const int reason = errno;
+        ::close(m_fd);
+        if (reason == EWOULDBLOCK)
+        {
+            const long owner = GridLockOwner(path);
+            throw ScenarioError("out: " + folder + " is being written by another grid"
+                                + (owner > 0 ? " (process " + std::to_string(owner) + ")" : "")
+                                + "; wait for it to end or choose another `out`");
+        }
+        throw ResultFileError("cannot lock grid folder " + folder + ": " + std::strerror(reason));
+    }
+    // The owner's pid, for the message of a grid refused; the lock itself is the flock.
+    const std::string owner = std::to_string(::getpid()) + "\n";
+    if (::ftruncate(m_fd, 0) != 0
+        || ::pwrite(m_fd, owner.data(), owner.size(), 0) != static_cast<ssize_t>(owner.size()))
+    {
+        const int reason = errno;
+        ::close(m_fd);
+        throw ResultFileError("cannot write " + path + ": " + std::strerror(reason));
+    }
+}
+
+GridFolderLock::~GridFolderLock()
+{
+    // The file stays (removing it would let a third grid lock a new file while a second still
+    // waits on the old one); closing drops the lock.
+    ::close(m_fd);
+}
 
 bool
 SameConfiguration(const std::string& a, const std::string& b)
@@ -228,34 +413,13 @@ CreateOutputFolder(const std::string& folder, const std::string& what)
 void
 PrepareRunFolder(const std::string& folder, const std::string& ini, bool overwrite)
 {
-    const std::string previousIni = ReadConfigIni(folder);
-    if (HasCompleteResults(folder) && !overwrite && !previousIni.empty()
-        && !SameConfiguration(previousIni, ini))
-    {
-        auto before = ReadIniValues(previousIni);
-        auto after = ReadIniValues(ini);
-        std::string differing;
-        for (const auto& [key, value] : after)
-        {
-            auto it = before.find(key);
-            if (ChangesResults(key) && (it == before.end() || it->second != value))
-            {
-                differing += (differing.empty() ? "" : ", ") + key;
-            }
-        }
-        for (const auto& [key, value] : before)
-        {
-            if (ChangesResults(key) && !after.count(key))
-            {
-                differing += (differing.empty() ? "" : ", ") + key;
-            }
-        }
-        throw ScenarioError("run folder " + folder
-                            + " holds the complete results of another configuration (it differs "
-                              "in: "
-                            + (differing.empty() ? std::string("the file's layout") : differing)
-                            + "); choose another `out`, or pass --overwrite to replace them");
-    }
+    CheckOutputFolder(folder, ini, overwrite, FolderWriter::Run);
+    ClearRunResults(folder);
+}
+
+void
+ClearRunResults(const std::string& folder)
+{
     for (const auto& file : RunResultFiles())
     {
         std::error_code ignored;

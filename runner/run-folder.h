@@ -60,6 +60,53 @@ unsigned long long ProcessStartTime(long pid);
  */
 void CreateOutputFolder(const std::string& folder, const std::string& what);
 
+/// Who is to write an output folder: one run, or a grid (its config.ini, index.csv, summary).
+enum class FolderWriter
+{
+    Run,
+    Grid,
+};
+
+/**
+ * \brief The one place that decides whether `folder` may be written, by a run or a grid alike;
+ * it writes nothing, so that it can be asked before anything is.
+ *
+ * Refused (ScenarioError): a name of the path over 255 bytes (NAME_MAX) or a path over
+ * PATH_MAX; a file where the folder should be; a folder that is, or is inside, `replayFrom`; a
+ * folder a live grid holds (GridFolderLock); without `overwrite`, a folder holding the complete
+ * results of another configuration (a finished run's config.ini is never rewritten) and, for a
+ * run, a grid's folder.
+ * \param folder the folder
+ * \param ini the configuration the writer would record (ScenarioConfig::WriteIni)
+ * \param overwrite whether complete results of another configuration may be replaced
+ * \param writer a run or a grid
+ * \param replayFrom the run folder whose recording is replayed (empty: none)
+ */
+void CheckOutputFolder(const std::string& folder,
+                       const std::string& ini,
+                       bool overwrite,
+                       FolderWriter writer,
+                       const std::string& replayFrom = "");
+
+/**
+ * Keeps two grids out of one folder: an exclusive flock(2) on `.grid-lock` in it, held while
+ * the object lives (the kernel drops it when the process ends, however it ends). A second
+ * grid, or a run, on the folder is refused at once (CheckOutputFolder).
+ */
+class GridFolderLock
+{
+  public:
+    /// Throws ScenarioError when another process holds the folder, ResultFileError when the
+    /// lock file cannot be made.
+    explicit GridFolderLock(const std::string& folder);
+    ~GridFolderLock();
+    GridFolderLock(const GridFolderLock&) = delete;
+    GridFolderLock& operator=(const GridFolderLock&) = delete;
+
+  private:
+    int m_fd;
+};
+
 /**
  * Before a run writes into `folder`: when the folder holds complete results (HasCompleteResults)
  * of a configuration other than `ini`, refuse with a ScenarioError naming the keys that
@@ -67,6 +114,10 @@ void CreateOutputFolder(const std::string& folder, const std::string& what);
  * it can be mistaken for this run's (its config.ini is replaced by this run's).
  */
 void PrepareRunFolder(const std::string& folder, const std::string& ini, bool overwrite);
+
+/// Remove the result files of a previous run from `folder` (RunResultFiles), so that nothing
+/// of it can be mistaken for what is written there now.
+void ClearRunResults(const std::string& folder);
 
 /// Whether two config.ini texts set the same keys to the same values (comments aside).
 bool SameConfiguration(const std::string& a, const std::string& b);

@@ -12,6 +12,7 @@
 #include "round-policy.h"
 #include "underlay-registry.h"
 #include "value-text.h"
+#include "user-file.h"
 
 #include <algorithm>
 #include <boost/program_options.hpp>
@@ -706,9 +707,9 @@ ScenarioConfig::Load(const std::string& file, const std::vector<std::string>& ov
     }
     if (!file.empty())
     {
-        if (std::filesystem::is_directory(file))
+        if (const std::string why = UnreadableFileReason(file); !why.empty())
         {
-            throw ScenarioError("scenario file " + file + " is a directory");
+            throw ScenarioError("cannot read scenario file " + file + ": " + why);
         }
         std::ifstream stream(file);
         if (!stream)

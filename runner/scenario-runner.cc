@@ -593,8 +593,11 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     if (!options.replayFrom.empty())
     {
         replay = LoadRecordFor(options.replayFrom, c);
-        CheckNotTheSource(plan.out, options.replayFrom);
     }
+    std::ostringstream ini;
+    c.WriteIni(ini);
+    // Whether the folder may be written is known before anything is made in it.
+    CheckOutputFolder(plan.out, ini.str(), options.overwrite, FolderWriter::Run, options.replayFrom);
     SimulatorCleanup cleanup;
     SetRunStep("preparing the run folder");
     const std::string& out = plan.out;
@@ -620,8 +623,6 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     plan.capture->Check(underlay);
     const std::string notRecorded = ReplayObstacle(c);
     SetRunStep("preparing the run folder");
-    std::ostringstream ini;
-    c.WriteIni(ini);
     PrepareRunFolder(out, ini.str(), options.overwrite);
     std::map<std::string, std::string> resolved;
     // Provenance as comments: config.ini still runs again as it is, `auto` included.

@@ -3,6 +3,7 @@
  * dlsim: an ns-3 module for decentralized learning.
  */
 #include "csv-rows.h"
+#include "user-file.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -65,10 +66,9 @@ ReadCsvRows(const std::string& key,
             const std::string& headerFirstField,
             size_t columns)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
+    if (const std::string why = UnreadableFileReason(path); !why.empty())
     {
-        throw ConfigValueError(key + ": cannot read " + path + ": it is a directory");
+        throw ConfigValueError(key + ": cannot read " + path + ": " + why);
     }
     std::ifstream in(path, std::ios::binary);
     if (!in)

@@ -3,6 +3,7 @@
  * dlsim: an ns-3 module for decentralized learning.
  */
 #include "idx-reader.h"
+#include "user-file.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -104,9 +105,15 @@ class GzFile
     gzFile m_file;
 };
 
+/// Whether a dataset file is there to be read (a FIFO or device in its place is refused, not
+/// opened: opening a FIFO waits for a writer).
 bool
 FileExists(const std::string& path)
 {
+    if (const std::string why = UnreadableFileReason(path); !why.empty())
+    {
+        throw DatasetError("cannot read dataset file " + path + ": " + why);
+    }
     std::ifstream f(path);
     return f.good();
 }

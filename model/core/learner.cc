@@ -5,6 +5,7 @@
 #include "learner.h"
 
 #include "nn-models.h"
+#include "user-file.h"
 
 #include <cerrno>
 #include <cmath>
@@ -386,9 +387,9 @@ ReadParameterFile(const std::string& path)
     {
         throw DatasetError("parameter file " + path + " not found");
     }
-    if (!std::filesystem::is_regular_file(status))
+    if (const std::string why = UnreadableFileReason(path); !why.empty())
     {
-        throw DatasetError("parameter file " + path + " is not a regular file");
+        throw DatasetError("parameter file " + path + ": " + why);
     }
     const uintmax_t size = std::filesystem::file_size(path, ec);
     if (ec)

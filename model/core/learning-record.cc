@@ -3,6 +3,7 @@
  * dlsim: an ns-3 module for decentralized learning.
  */
 #include "learning-record.h"
+#include "user-file.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -318,6 +319,10 @@ WriteLearningRecord(const std::string& path, const LearningRecord& record)
 LearningRecord
 ReadLearningRecord(const std::string& path)
 {
+    if (const std::string why = UnreadableFileReason(path); !why.empty())
+    {
+        throw LearningRecordError("cannot read the learning recording " + path + ": " + why);
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in)
     {
