@@ -80,6 +80,7 @@ set(DLSIM_NS3_LAYER_SOURCES
   ${DLSIM_SOURCE_DIR}/model/linux-tcp-socket.cc
   ${DLSIM_SOURCE_DIR}/model/outage-error-model.cc
   ${DLSIM_SOURCE_DIR}/model/overlay-graph.cc
+  ${DLSIM_SOURCE_DIR}/model/overlay-topologies.cc
   ${DLSIM_SOURCE_DIR}/model/random-variable-spec.cc
   ${DLSIM_SOURCE_DIR}/model/rate-trace.cc
   ${DLSIM_SOURCE_DIR}/model/region-model.cc

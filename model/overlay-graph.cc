@@ -216,19 +216,6 @@ OverlaySchedule::Union() const
     return all;
 }
 
-std::vector<std::string>
-KnownTopologies()
-{
-    return {"random-regular",
-            "ring",
-            "directed-ring",
-            "complete",
-            "directed-exponential",
-            "time-varying-exponential",
-            "file",
-            "schedule"};
-}
-
 namespace
 {
 
@@ -494,64 +481,6 @@ MakeTimeVaryingExponentialSchedule(uint32_t nodes, uint32_t period)
         phases.push_back(phase);
     }
     return OverlaySchedule(phases, period);
-}
-
-OverlaySchedule
-MakeTopology(const TopologySpec& spec, Ptr<UniformRandomVariable> rng)
-{
-    const std::string& name = spec.name;
-    const uint32_t n = spec.nodes;
-    if (name == "random-regular")
-    {
-        return OverlaySchedule(MakeRandomRegularGraph(n, spec.degree, rng));
-    }
-    if (name == "ring")
-    {
-        return OverlaySchedule(MakeRingGraph(n));
-    }
-    if (name == "directed-ring")
-    {
-        return OverlaySchedule(MakeDirectedRingGraph(n));
-    }
-    if (name == "complete")
-    {
-        return OverlaySchedule(MakeCompleteGraph(n));
-    }
-    if (name == "directed-exponential")
-    {
-        return OverlaySchedule(MakeDirectedExponentialGraph(n));
-    }
-    if (name == "time-varying-exponential")
-    {
-        return MakeTimeVaryingExponentialSchedule(n, spec.period);
-    }
-    if (name == "file" || name == "schedule")
-    {
-        if (spec.files.empty() || (name == "file" && spec.files.size() != 1))
-        {
-            throw TopologyError(
-                name == "file" ? "topology = file needs one edge-list file in topology.file"
-                               : "topology = schedule needs edge-list files in topology.schedule");
-        }
-        std::vector<OverlayGraph> phases;
-        for (const auto& file : spec.files)
-        {
-            phases.push_back(ReadEdgeListGraph(file, n, spec.directed, name == "file"));
-        }
-        OverlaySchedule schedule(phases, spec.period);
-        if (!schedule.Union().IsConnected())
-        {
-            throw TopologyError("the edge lists of topology.schedule together do not connect all "
-                                + std::to_string(n) + " nodes");
-        }
-        return schedule;
-    }
-    std::string known;
-    for (const auto& t : KnownTopologies())
-    {
-        known += (known.empty() ? "" : ", ") + t;
-    }
-    throw TopologyError("unknown topology '" + ShownText(name) + "' (known: " + known + ")");
 }
 
 } // namespace ns3

@@ -128,9 +128,6 @@ class OverlaySchedule
     uint32_t m_period;
 };
 
-/// \return the names accepted by the `topology` key
-std::vector<std::string> KnownTopologies();
-
 /**
  * A connected random k-regular graph. Edges are drawn by pairing free "stubs" at random
  * (Steger-Wormald), restarting when stuck, and the whole graph is redrawn until it is connected.
@@ -187,27 +184,6 @@ OverlayGraph ReadEdgeListGraph(const std::string& path,
                                uint32_t nodes,
                                bool directed,
                                bool requireConnected = true);
-
-/// What MakeTopology needs besides the name.
-struct TopologySpec
-{
-    std::string name = "random-regular"; ///< one of KnownTopologies()
-    uint32_t nodes = 16;                 ///< n
-    uint32_t degree = 4;                 ///< random-regular
-    std::vector<std::string> files;      ///< file: one edge list; schedule: one per phase
-    bool directed = false;               ///< file and schedule: read the edge lists as directed
-    uint32_t period = 1;                 ///< time-varying-exponential and schedule
-};
-
-/**
- * Build a topology by name: random-regular, ring, directed-ring, complete,
- * directed-exponential, time-varying-exponential, file (one edge list) or schedule (a list of
- * edge lists, one phase each, rotating every `period` rounds).
- * \param spec the name and what it needs
- * \param rng the stream random graphs draw from
- * \return the overlay
- */
-OverlaySchedule MakeTopology(const TopologySpec& spec, Ptr<UniformRandomVariable> rng);
 
 } // namespace ns3
 

@@ -8,6 +8,7 @@
 #include "dataset-catalog.h"
 #include "learner.h"
 #include "network-model.h"
+#include "overlay-topologies.h"
 #include "partitioner.h"
 #include "round-policy.h"
 #include "underlay-registry.h"
@@ -105,16 +106,6 @@ SeedKeys()
          "list of seeds, N from each listed one): each seed's run in its own folder, as a seed "
          "axis makes them; points.csv, the grid table and the figures give the mean and 95% "
          "confidence interval over a point's seeds"},
-        {"topology",
-         "random-regular",
-         "random-regular, ring, directed-ring, complete, directed-exponential, "
-         "time-varying-exponential, file or schedule"},
-        {"degree", "4", "degree of the random-regular topology"},
-        PathKey("topology.file", "", "edge-list file (lines 'u v') for topology = file"),
-        PathKey(
-            "topology.schedule", "[]", "edge-list files, one per phase, for topology = schedule"),
-        {"topology.directed", "false", "read topology.file / topology.schedule as directed edges"},
-        {"topology.period", "1", "rounds per phase of a time-varying topology"},
     };
     return keys;
 }
@@ -428,6 +419,7 @@ ScenarioKeys()
         AddRegistered<RoundModeRegistration>(
             keys, "rounds.mode", "sync", {"ns3::LearnerApplication::RoundMode"});
         keys.insert(keys.end(), SeedKeys().begin(), SeedKeys().end());
+        AddRegistered<TopologyRegistration>(keys, "topology", "random-regular");
         AddRegistered<AlgorithmRegistration>(keys, "algorithm", "dpsgd");
         for (const auto& name : AlgorithmRegistry::Names())
         {

@@ -21,7 +21,7 @@
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/point-to-point-helper.h"
-#include "overlay-graph.h"
+#include "overlay-topologies.h"
 #include "partitioner.h"
 #include "provenance.h"
 #include "random-variable-spec.h"
@@ -187,19 +187,10 @@ TopologySpec
 ReadTopology(const ScenarioConfig& c, uint32_t nodes)
 {
     TopologySpec spec;
-    spec.name = c.GetChoice("topology", KnownTopologies());
     spec.nodes = nodes;
-    spec.degree = static_cast<uint32_t>(c.GetUint("degree", 1, 100000));
-    spec.directed = c.GetBool("topology.directed");
-    spec.period = static_cast<uint32_t>(c.GetUint("topology.period", 1, UINT32_MAX));
-    if (spec.name == "file" && !c.GetString("topology.file").empty())
-    {
-        spec.files = {c.GetString("topology.file")};
-    }
-    if (spec.name == "schedule" && c.GetString("topology.schedule") != "[]")
-    {
-        spec.files = c.GetList("topology.schedule");
-    }
+    const RegisteredParameters topology = ReadRegistered<TopologyRegistration>(c, "topology");
+    spec.name = topology.GetName();
+    spec.values = topology.GetValues();
     return spec;
 }
 

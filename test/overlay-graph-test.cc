@@ -4,7 +4,7 @@
  */
 #include "mixing-weights.h"
 #include "ns3/rng-seed-manager.h"
-#include "overlay-graph.h"
+#include "overlay-topologies.h"
 
 #include <filesystem>
 #include <fstream>
@@ -183,6 +183,30 @@ TEST(OverlayGraph, MakeTopologyByName)
     EXPECT_EQ(MakeTopology(Spec("ring", 5), Rng(0)).At(1).GetEdges().size(), 5u);
     EXPECT_THROW(MakeTopology(Spec("torus", 5), Rng(0)), TopologyError);
     EXPECT_THROW(MakeTopology(Spec("file", 5), Rng(0)), TopologyError);
+    // A key the topology does not have, and a value its key refuses, are errors of the topology.
+    TopologySpec ring = Spec("ring", 5);
+    ring.values = {{"degree", "3"}};
+    EXPECT_THROW(MakeTopology(ring, Rng(0)), TopologyError);
+    TopologySpec regular = Spec("random-regular", 6);
+    regular.values = {{"degree", "0"}};
+    EXPECT_THROW(MakeTopology(regular, Rng(0)), TopologyError);
+}
+
+TEST(OverlayGraph, EveryRegisteredTopologyIsMadeByName)
+{
+    // The registrations are the one list: MakeTopology and the `topology` key read it.
+    const std::vector<std::string> names = TopologyRegistry::Names();
+    EXPECT_EQ(names.size(), 8u);
+    for (const auto& name : names)
+    {
+        if (name == "file" || name == "schedule")
+        {
+            continue; // they need files (ScheduleOfEdgeListFiles)
+        }
+        EXPECT_EQ(MakeTopology(Spec(name, 8), Rng(0)).GetNNodes(), 8u) << name;
+    }
+    EXPECT_EQ(TopologyRegistry::FindKey("degree")->defaultValue, "4");
+    EXPECT_TRUE(TopologyRegistry::FindKey("topology.period"));
 }
 
 TEST(OverlayGraph, DirectedExponentialGraph)
@@ -221,15 +245,15 @@ TEST(OverlayGraph, ScheduleOfEdgeListFiles)
     std::ofstream(a) << "0 1\n2 3\n";
     std::ofstream(b) << "1 2\n3 0\n";
     TopologySpec spec = Spec("schedule", 4);
-    spec.files = {a, b};
-    spec.directed = true;
-    spec.period = 3;
+    spec.values = {{"topology.schedule", "[" + a + ", " + b + "]"},
+                   {"topology.directed", "true"},
+                   {"topology.period", "3"}};
     OverlaySchedule s = MakeTopology(spec, Rng(0));
     EXPECT_TRUE(s.IsDirected());
     EXPECT_EQ(s.At(3).GetOutNeighbours(0), std::vector<uint32_t>{1});
     EXPECT_EQ(s.At(4).GetOutNeighbours(3), std::vector<uint32_t>{0});
     EXPECT_TRUE(s.Union().IsConnected());
-    spec.files = {a};
+    spec.values["topology.schedule"] = "[" + a + "]";
     EXPECT_THROW(MakeTopology(spec, Rng(0)), TopologyError); // the union is not connected
     std::filesystem::remove(a);
     std::filesystem::remove(b);
