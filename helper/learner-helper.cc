@@ -263,6 +263,13 @@ LearnerHelper::Install(NodeContainer nodes, const LearnerAddresses& addresses)
                                             + std::to_string(recorded.trainingRounds)
                                             + " rounds, not " + std::to_string(rounds.Get()));
             }
+            // A recording that its run's budget (Duration) cut short holds fewer rounds than
+            // configured: a replay that would go past them fails rather than make them up.
+            if (recorded.rounds.size() < recorded.trainingRounds
+                && (budget->available == 0 || recorded.rounds.size() < budget->available))
+            {
+                budget->available = static_cast<uint32_t>(recorded.rounds.size());
+            }
             learner = std::make_unique<ReplayedLearner>(m_replay, i);
             algorithm = std::make_unique<ReplayedSharing>(m_replay, i);
             computeTime = NanoSeconds(recorded.computeTimeNs);

@@ -986,7 +986,7 @@ LearnerApplication::IsLastRound()
     }
     if (!m_duration.IsStrictlyPositive() || Simulator::Now() < m_duration)
     {
-        return false;
+        return !WithinAvailableRounds();
     }
     // Learners that exchange pairwise drift apart even in synchronous rounds: none waits for
     // a last round the others agree on.
@@ -997,8 +997,36 @@ LearnerApplication::IsLastRound()
     if (m_budget->lastRound == 0)
     {
         m_budget->lastRound = m_budget->highestStarted;
+        if (m_evalInterval.IsZero())
+        {
+            // Evaluated by rounds: the last round is an evaluated one (a multiple of EvalEvery),
+            // so that a run of this learning that stops earlier or later finds its last
+            // evaluation in a recording of it, and a replay is what a full run computes.
+            const uint32_t every = std::max<uint32_t>(1, m_evalEvery);
+            m_budget->lastRound = std::min(GetTotalRounds(),
+                                           (m_budget->lastRound + every - 1) / every * every);
+        }
     }
-    return m_round >= m_budget->lastRound;
+    return m_round >= m_budget->lastRound || !WithinAvailableRounds();
+}
+
+bool
+LearnerApplication::WithinAvailableRounds()
+{
+    if (!m_budget || m_budget->available == 0 || m_round < m_budget->available)
+    {
+        return true;
+    }
+    m_budget->ranOut = true;
+    Fail("would go on past round " + std::to_string(m_budget->available)
+         + ", the last its learning holds (a recording cut short by its own run's budget)");
+    return false;
+}
+
+bool
+LearnerApplication::RanOutOfLearning() const
+{
+    return m_budget && m_budget->ranOut;
 }
 
 const RoundPolicy&

@@ -94,6 +94,10 @@ struct RoundBudget
 {
     uint32_t highestStarted = 0; ///< the highest round any learner has started
     uint32_t lastRound = 0;      ///< 0 until the first round ends after the budget
+    /// The rounds the learning holds (a replayed recording that its own run's budget cut
+    /// short); 0: as many as Rounds. A learner that would go past them fails (RanOutOfLearning).
+    uint32_t available = 0;
+    bool ranOut = false; ///< a learner would have gone on past `available`
 };
 
 /**
@@ -256,12 +260,20 @@ class LearnerApplication : public Application
     void EvaluateNow(uint32_t index);
     /// \return whether the learner stopped on an error (reported through the Failed trace source)
     bool HasFailed() const;
+    /// \return whether a learner of its run would have gone on past the rounds its learning
+    /// holds (RoundBudget::available): the run is not what a full run of it computes
+    bool RanOutOfLearning() const;
 
   protected:
     /// Release the transport, the learner and the algorithm (after a worker's training ends).
     void DoDispose() override;
 
   private:
+    /**
+     * Whether the round after this one is in the learning (RoundBudget::available); when it is
+     * not, the learner fails, as a run that cannot be computed.
+     */
+    bool WithinAvailableRounds();
     void StartApplication() override;
     void StopApplication() override;
 

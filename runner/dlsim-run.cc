@@ -9,6 +9,7 @@
 #include "csv-rows.h"
 #include "dataset.h"
 #include "grid-scheduler.h"
+#include "learning-replay.h"
 #include "learning-record.h"
 #include "overlay-graph.h"
 #include "provenance.h"
@@ -198,6 +199,11 @@ main(int argc, char** argv)
                 break;
         }
         return RunScenarioOrGrid(line, options);
+    }
+    catch (const RecordingTooShortError& e)
+    {
+        std::cerr << "dlsim: error: " << e.what() << std::endl;
+        return kRecordingTooShortExit;
     }
     catch (const std::exception& e)
     {

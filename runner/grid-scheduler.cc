@@ -495,9 +495,30 @@ RunGrid(const ScenarioConfig& config,
         const Clock::time_point started = run.started;
         running.erase(pid);
         RememberChild(pid, false);
-        state[index] = State::Done;
         const GridPoint& point = points[index];
         const std::string out = point.config.GetString("out");
+        if (!sources.empty() && sources[index] != index && WIFEXITED(status)
+            && WEXITSTATUS(status) == kRecordingTooShortExit)
+        {
+            // Its network runs further within the budget than its source's did: it trains, and
+            // the source's followers not started yet replay its longer recording instead.
+            const size_t source = sources[index];
+            for (size_t j = 0; j < points.size(); ++j)
+            {
+                if (sources[j] == source && state[j] == State::Waiting)
+                {
+                    sources[j] = index;
+                }
+            }
+            sources[index] = index;
+            state[index] = State::Waiting;
+            --next;
+            std::cout << "[again] " << point.name << ": the recording of "
+                      << points[source].config.GetString("out")
+                      << " ends before this network's budget does; it trains" << std::endl;
+            continue;
+        }
+        state[index] = State::Done;
         std::cout << "[" << ++finished << "/" << points.size() << "] " << point.name << ": ";
         const double pointWall = std::chrono::duration<double>(Clock::now() - started).count();
         pointSeconds += pointWall;

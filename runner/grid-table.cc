@@ -5,9 +5,11 @@
 #include "grid-table.h"
 
 #include "run-catalogue.h"
+#include "time-to-target.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <iomanip>
 #include <sstream>
 
@@ -104,6 +106,44 @@ Columns(const std::vector<std::vector<std::string>>& rows)
         out << "\n";
     }
     return out.str();
+}
+
+/**
+ * What a run that did not reach the target ran out of, so that "not reached" never hides a
+ * round cap: its simulated-time budget (rounds.duration), or its rounds where no budget bounds
+ * it or the rounds ended first.
+ */
+std::string
+NotReached(const RunRecord& run)
+{
+    auto value = [](const std::map<std::string, std::string>& fields, const char* key)
+    {
+        const auto it = fields.find(key);
+        return it == fields.end() ? std::string() : it->second;
+    };
+    const std::string rounds = value(run.config, "rounds");
+    double budget = kNoBudget;
+    try
+    {
+        budget = BudgetSeconds(value(run.config, "rounds.duration"));
+    }
+    catch (const std::exception&)
+    {
+        // A config.ini of an earlier version: its rounds bounded it.
+    }
+    if (budget == kNoBudget)
+    {
+        return "not reached in " + rounds + " rounds";
+    }
+    int precision = -1;
+    const std::string within = Number(budget, precision);
+    const std::string simulated = value(run.summary, "simulated_time_s");
+    if (!simulated.empty() && std::strtod(simulated.c_str(), nullptr) < budget)
+    {
+        return "not reached in " + rounds + " rounds (the cap, before the " + within
+               + " s budget)";
+    }
+    return "not reached within " + within + " s";
 }
 
 } // namespace
@@ -211,13 +251,14 @@ GridTable(const std::vector<RunPoint>& points, const std::string& target)
             // One run: its figures as its summary holds them.
             const auto& summary = point.runs[0].summary;
             row.push_back(Field(summary.at("final_accuracy_mean"), 3, 1, "no evaluation"));
-            row.push_back(Field(summary.at("time_to_target_s"), -1, 1, "not reached"));
+            row.push_back(Field(summary.at("time_to_target_s"), -1, 1, NotReached(point.runs[0])));
             row.push_back(Field(summary.at("bytes_per_node_to_target"), -1, 1e-6, "not reached"));
         }
         else
         {
             row.push_back(SeedsCell(point, "final_accuracy_mean", 3, 1, "no evaluation"));
-            row.push_back(SeedsCell(point, "time_to_target_s", -1, 1, "not reached"));
+            row.push_back(
+                SeedsCell(point, "time_to_target_s", -1, 1, NotReached(point.runs[0])));
             row.push_back(SeedsCell(point, "bytes_per_node_to_target", -1, 1e-6, "not reached"));
         }
         rows.push_back(row);

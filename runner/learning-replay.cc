@@ -28,7 +28,9 @@ LearningKeys(const ScenarioConfig& config)
     std::ostringstream text;
     for (const ScenarioKey& key : ScenarioKeys())
     {
-        if (ChangesResults(key.name) && !key.network)
+        // The budget decides how many rounds of the learning run, as the network does; the
+        // rounds themselves do not depend on it (a replay checks that it holds enough of them).
+        if (ChangesResults(key.name) && !key.network && key.name != "rounds.duration")
         {
             text << key.name << " = " << config.GetString(key.name) << "\n";
         }
@@ -70,10 +72,6 @@ ReplayObstacle(const ScenarioConfig& config)
     if (!isDefault("eval.interval"))
     {
         return "eval.interval: evaluations at times see rounds the network paces";
-    }
-    if (!isDefault("rounds.duration"))
-    {
-        return "rounds.duration: how many rounds run depends on the network";
     }
     if (config.GetString("compute.model") == "measured")
     {

@@ -13,11 +13,26 @@
 #include "scenario-grid.h"
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
+
+/**
+ * A replay whose recording ends before its network's budget does (rounds.duration): the
+ * recorded run's network was slower, so this run needs rounds the recording does not hold.
+ * `dlsim-run` exits with kRecordingTooShortExit, and a grid then trains the point instead.
+ */
+class RecordingTooShortError : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+/// The exit status of a run that RecordingTooShortError stopped.
+constexpr int kRecordingTooShortExit = 3;
 
 /// The recording's file in a run folder.
 extern const char* const kLearningRecordFile;

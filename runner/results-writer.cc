@@ -520,13 +520,19 @@ ResultsWriter::ReportEvalRound(uint32_t round)
     m_summary.finalAccuracyMax = *maxIt;
     // From the numbers as curve.csv holds them (m_curve), so that collect and plot, which
     // recompute from curve.csv, arrive at the same values.
-    if (auto crossing = FindTargetCrossing(m_curve, m_targetAccuracy);
+    if (auto crossing = FindTargetCrossing(m_curve, m_targetAccuracy, m_budget);
         crossing && !m_summary.timeToTarget)
     {
         m_summary.timeToTarget = crossing->time;
         m_summary.bytesPerNodeToTarget = crossing->bytesPerNode;
         m_summary.roundToTarget = crossing->round;
     }
+}
+
+void
+ResultsWriter::SetBudget(double seconds)
+{
+    m_budget = seconds;
 }
 
 double

@@ -120,6 +120,12 @@ class ResultsWriter
     void Attach(ApplicationContainer apps, Ptr<EvaluationClock> clock = nullptr);
     /// Report the evaluations still running on worker threads (after the simulation).
     void DeliverEvaluations();
+    /**
+     * The run's simulated-time budget (rounds.duration): a target first reached after it is
+     * not reached (FindTargetCrossing), though rounds that began before it end after it.
+     * \param seconds the budget; kNoBudget (the default) for none
+     */
+    void SetBudget(double seconds);
 
     /**
      * Stop the run with an error when it makes no progress (no learner completes a round and
@@ -176,6 +182,7 @@ class ResultsWriter
     uint32_t m_nodes;
     uint32_t m_rounds;
     double m_targetAccuracy;
+    double m_budget = kNoBudget;
     std::ostream& m_log;
     std::unique_ptr<StreamedFile> m_roundsCsv;
     std::unique_ptr<StreamedFile> m_receiptCsv;

@@ -295,7 +295,9 @@ RunRecord::Retarget(double target)
     std::ostringstream t;
     t << target;
     config["target_accuracy"] = t.str();
-    auto crossing = FindTargetCrossing(curve.value(), target);
+    const auto duration = config.find("rounds.duration");
+    auto crossing = FindTargetCrossing(
+        curve.value(), target, BudgetSeconds(duration == config.end() ? "" : duration->second));
     auto text = [](double v)
     {
         std::ostringstream o;

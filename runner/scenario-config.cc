@@ -94,7 +94,12 @@ SeedKeys()
     static const std::vector<ScenarioKey> keys = {
         {"rounds.duration",
          "none",
-         "start no round after this simulated time, e.g. 300s (needs eval.interval)",
+         "the simulated-time budget of every run, e.g. 1500s: no round starts after it "
+         "(learners in synchronous rounds evaluated by rounds agree on a last round, the first "
+         "evaluated one at or after the highest running when the budget passes; other round "
+         "modes need eval.interval); a target first reached after it is not reached; grid "
+         "points still replay (a point whose network runs further than its recording trains); "
+         "rounds caps the rounds",
          {"ns3::LearnerApplication::Duration"}},
         {"seed",
          "1",
@@ -268,7 +273,7 @@ LinkKeys()
         {"eval.interval",
          "none",
          "evaluate every learner on one clock, every this much simulated time, e.g. 10s, "
-         "instead of by rounds (needed by rounds.mode = async and rounds.duration); at least 1ms",
+         "instead of by rounds (needed by rounds.mode = async); at least 1ms",
          {"ns3::LearnerApplication::EvalInterval"}},
         {"eval.test_samples",
          "0",

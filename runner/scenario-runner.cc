@@ -330,14 +330,39 @@ ReadRoundMode(const ScenarioConfig& c, ScenarioPlan& plan)
         throw ScenarioError("faults need eval.interval (e.g. eval.interval = 10s): a crashed "
                             "learner stops evaluating, so learners are evaluated on a clock");
     }
-    // Learners then stop at different rounds: only a common clock compares their models.
+    // Learners then stop at different rounds: only a common clock compares their models. Under
+    // a budget (rounds.duration), learners that wait for every in-neighbour agree on a last
+    // round (LearnerApplication::SetRoundBudget) and are evaluated by rounds as well.
     const bool outOfStep = RoundModeRegistry::Get(plan.roundMode).outOfStep;
-    if (plan.evalInterval.IsZero() && (outOfStep || !plan.duration.IsZero()))
+    if (plan.evalInterval.IsZero() && outOfStep)
     {
-        throw ScenarioError(
-            (outOfStep ? "rounds.mode = " + plan.roundMode : std::string("rounds.duration"))
-            + " needs eval.interval (e.g. eval.interval = 10s): learners do "
-              "different numbers of rounds, so they are evaluated on a clock");
+        throw ScenarioError("rounds.mode = " + plan.roundMode
+                            + " needs eval.interval (e.g. eval.interval = 10s): learners do "
+                              "different numbers of rounds, so they are evaluated on a clock");
+    }
+    if (plan.evalInterval.IsZero() && !plan.duration.IsZero())
+    {
+        RoundPolicySettings settings;
+        settings.timeout = plan.roundTimeout;
+        const std::string& algorithm = c.GetString("algorithm");
+        const AlgorithmRegistration* registration = AlgorithmRegistry::Find(algorithm);
+        std::string why;
+        if (!RoundModeRegistry::Get(plan.roundMode).create(settings)->WaitsForEveryMessage())
+        {
+            why = "rounds.timeout: learners that do not wait for every in-neighbour";
+        }
+        else if (registration && registration->answersMessages)
+        {
+            why = "algorithm = " + algorithm + ": learners that exchange pairwise";
+        }
+        if (!why.empty())
+        {
+            throw ScenarioError("rounds.duration needs eval.interval (e.g. eval.interval = 10s) "
+                                "with "
+                                + why
+                                + ": they stop at different rounds, so they are evaluated on a "
+                                  "clock");
+        }
     }
 }
 
@@ -776,6 +801,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     ResultsWriter writer(out, plan.nodes, plan.target, log);
     writer.Attach(apps, learners.GetEvaluationClock());
     writer.SetWatchdog(plan.stallTimeout, plan.timeLimit);
+    writer.SetBudget(plan.duration.IsZero() ? kNoBudget : plan.duration.GetSeconds());
     faults.SetLinkEventCallback([&writer](const std::string& event, const std::string& subject)
                                 { writer.RecordFault(event, subject); });
     // Churn draws from its own streams, after every stream the underlay and learners use.
@@ -800,6 +826,15 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     SetRunStep("running the simulation");
     Simulator::Run();
     SetRunStep("writing the results");
+    if (replay && apps.GetN() > 0 && DynamicCast<LearnerApplication>(apps.Get(0))->RanOutOfLearning())
+    {
+        Simulator::Destroy();
+        throw RecordingTooShortError(
+            "cannot replay " + options.replayFrom + " here: its recording ends at round "
+            + std::to_string(replay->nodes.front().rounds.size())
+            + ", where its own run's budget (rounds.duration) stopped it, but this network "
+              "runs further within the budget; this run must train (a grid does so)");
+    }
     writer.DeliverEvaluations();
     if (const std::string stopped = writer.StopReport(); !stopped.empty())
     {

@@ -4,6 +4,8 @@
  */
 #include "time-to-target.h"
 
+#include "random-variable-spec.h"
+
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -37,14 +39,22 @@ CrossingInto(const std::vector<CurvePoint>& curve, size_t i, double target)
 
 } // namespace
 
+double
+BudgetSeconds(const std::string& text)
+{
+    return text.empty() || text == "none" ? kNoBudget : ParseSeconds("rounds.duration", text);
+}
+
 std::optional<TargetCrossing>
-FindTargetCrossing(const std::vector<CurvePoint>& curve, double target)
+FindTargetCrossing(const std::vector<CurvePoint>& curve, double target, double budget)
 {
     for (size_t i = 0; i < curve.size(); ++i)
     {
         if (curve[i].accuracyMean >= target)
         {
-            return CrossingInto(curve, i, target);
+            const TargetCrossing crossing = CrossingInto(curve, i, target);
+            return crossing.time <= budget ? std::optional<TargetCrossing>(crossing)
+                                           : std::nullopt;
         }
     }
     return std::nullopt;

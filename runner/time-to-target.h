@@ -9,6 +9,7 @@
 #ifndef DLSIM_TIME_TO_TARGET_H
 #define DLSIM_TIME_TO_TARGET_H
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,16 +37,28 @@ struct TargetCrossing
     double round = 0.0; ///< fractional when the crossing lies between two evaluations
 };
 
+/// No simulated-time budget: every crossing counts.
+constexpr double kNoBudget = std::numeric_limits<double>::infinity();
+
+/**
+ * \param text a run's rounds.duration ("none" or a time such as 1500s)
+ * \return its budget in simulated seconds, kNoBudget for none; throws std::invalid_argument
+ */
+double BudgetSeconds(const std::string& text);
+
 /**
  * The first crossing of `target` by the mean accuracy: linear interpolation (in time, bytes and
  * round alike) between the last evaluation below the target and the first at or above it; the
  * first evaluation itself when it is already at or above. nullopt when never reached.
  * Interpolation, rather than the first evaluation at or above, so that the result does not
  * depend on how often the run evaluates (eval.every), which would otherwise turn a sweep's
- * time-to-target lines into steps of the evaluation interval.
+ * time-to-target lines into steps of the evaluation interval. A crossing after `budget`
+ * (simulated seconds, the run's rounds.duration) is nullopt too: not reached within the budget,
+ * which the evaluated rounds a run completes after its budget passed do not extend.
  */
 std::optional<TargetCrossing> FindTargetCrossing(const std::vector<CurvePoint>& curve,
-                                                 double target);
+                                                 double target,
+                                                 double budget = kNoBudget);
 
 /**
  * Where the mean accuracy crosses `target` for the last time from below: after it, the curve

@@ -4,12 +4,15 @@
  * network keys replays that one's recorded learning; its results must be exactly those of the
  * same point run in full.
  */
+#include "grid-table.h"
 #include "learning-record.h"
 #include "run-command.h"
+#include "run-points.h"
 #include "test-data.h"
 #include "worker-pool.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -541,6 +544,93 @@ TEST(Replay, AGridThatCannotReplaySaysWhy)
               std::string::npos)
         << output;
     fs::remove_all(out);
+}
+
+/// The last round a run's rounds.csv holds.
+int
+LastRound(const std::string& folder)
+{
+    std::istringstream lines(ReadWholeFile(folder + "/rounds.csv"));
+    int last = 0;
+    for (std::string line; std::getline(lines, line);)
+    {
+        const size_t comma = line.find(',');
+        if (comma != std::string::npos && std::isdigit(static_cast<unsigned char>(line[comma + 1])))
+        {
+            last = std::max(last, std::stoi(line.substr(comma + 1)));
+        }
+    }
+    return last;
+}
+
+/**
+ * One simulated-time budget (rounds.duration) for every point of a sweep, with replay: a slower
+ * network replays a prefix of a faster one's recording; a faster network than the recording's
+ * trains ("[again]"). Either way each point equals its own full run, byte for byte, and the
+ * budget, not the rounds, ends it.
+ */
+TEST(Replay, OneTimeBudgetForEveryPointReplaysAndEqualsFullRuns)
+{
+    const std::string out = FreshTempFolder("replay-budget");
+    const std::string run = std::string(DLSIM_RUN_BINARY)
+                            + " --dataset=synthetic --synthetic.train_samples=300 "
+                              "--model=logistic --nodes=4 --degree=2 --rounds=60 --eval.every=2 "
+                              "--rounds.duration=1s --no-plot -j 2";
+    std::string output;
+    for (const char* rate : {"20Mbps", "3Mbps"})
+    {
+        ASSERT_EQ(RunCommand(run + " --link.bandwidth=" + rate + " --out=" + out + "/full-" + rate,
+                             output),
+                  0)
+            << output;
+        // Rounds stop at the budget (on an evaluated round), far below the cap of 60.
+        EXPECT_LT(LastRound(out + "/full-" + rate), 50) << rate;
+        EXPECT_EQ(LastRound(out + "/full-" + rate) % 2, 0) << rate;
+    }
+    EXPECT_GT(LastRound(out + "/full-20Mbps"), LastRound(out + "/full-3Mbps"));
+    // Fast first: the slow point replays a prefix of the fast one's recording.
+    ASSERT_EQ(RunCommand(run + " --link.bandwidth='20Mbps, 3Mbps' --out=" + out + "/a", output), 0)
+        << output;
+    EXPECT_NE(output.find("replays " + out + "/a/link.bandwidth=20Mbps"), std::string::npos)
+        << output;
+    ExpectSameResults(out + "/a/link.bandwidth=3Mbps", out + "/full-3Mbps");
+    // Slow first: the fast point's network runs past the recording within the budget; it trains.
+    ASSERT_EQ(RunCommand(run + " --link.bandwidth='3Mbps, 20Mbps' --out=" + out + "/b", output), 0)
+        << output;
+    EXPECT_NE(output.find("[again] link.bandwidth=20Mbps"), std::string::npos) << output;
+    for (const char* file : {"rounds.csv", "eval.csv", "curve.csv"})
+    {
+        EXPECT_EQ(ReadWholeFile(out + "/b/link.bandwidth=20Mbps/" + file),
+                  ReadWholeFile(out + "/full-20Mbps/" + file))
+            << file;
+    }
+    fs::remove_all(out);
+}
+
+/// A point that did not reach the target says what ended it: the budget, or the rounds.
+TEST(GridTable, NotReachedSaysWhetherTheBudgetOrTheRoundsEndedTheRun)
+{
+    auto table = [](const std::string& duration, const std::string& simulated)
+    {
+        RunPoint point;
+        point.values = {{"algorithm", "choco"}};
+        RunRecord run;
+        run.config = {{"rounds", "120"}, {"rounds.duration", duration}};
+        run.summary = {{"final_accuracy_mean", "0.4"},
+                       {"time_to_target_s", ""},
+                       {"bytes_per_node_to_target", ""},
+                       {"simulated_time_s", simulated}};
+        point.runs.push_back(run);
+        return GridTable({point}, "0.55");
+    };
+    EXPECT_NE(table("1500s", "1502.3").find("not reached within 1500 s"), std::string::npos)
+        << table("1500s", "1502.3");
+    EXPECT_NE(table("1500s", "199").find("not reached in 120 rounds (the cap, before the 1500 s "
+                                         "budget)"),
+              std::string::npos)
+        << table("1500s", "199");
+    EXPECT_NE(table("none", "199").find("not reached in 120 rounds"), std::string::npos)
+        << table("none", "199");
 }
 
 } // namespace

@@ -304,7 +304,11 @@ TEST(RoundModes, BadRoundKeysAreRejectedByName)
         {" --rounds.mode=lazy", "rounds.mode"},
         {" --rounds.mode=deadline --rounds.timeout=-3s", "rounds.timeout"},
         {" --rounds.mode=async", "needs eval.interval"},
-        {" --rounds.duration=10s", "needs eval.interval"},
+        // A budget in synchronous rounds is evaluated by rounds; learners that stop at
+        // different rounds need a clock.
+        {" --rounds.mode=deadline --rounds.timeout=1s --rounds.duration=10s",
+         "rounds.duration needs eval.interval"},
+        {" --algorithm=adpsgd --rounds.duration=10s", "learners that exchange pairwise"},
         {" --rounds.mode=deadline --rounds.late=maybe", "rounds.late"},
         {" --compute.file=/nonexistent/speeds.csv", "compute.file"},
         {" --eval.interval=1s --faults.crash=[9@1s]", "node 9 does not exist"},
