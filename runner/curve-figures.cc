@@ -151,8 +151,17 @@ DrawCurveFigure(const CurveFigure& p,
     {
         const std::string style
             = LineStyle(points[i].runs.at(0).config.at("algorithm"), variant[i], set.format);
+        // Which runs' times the network model only approximates (RunRecord::networkFidelity).
+        const auto approximate = std::count_if(points[i].runs.begin(),
+                                               points[i].runs.end(),
+                                               [](const RunRecord& run)
+                                               { return !run.networkFidelity.empty(); });
         legend.push_back(RunLabel(points[i].runs.at(0), set.axes, {"seed"}, set.format.paper)
-                         + reachedNote[i]);
+                         + reachedNote[i]
+                         + (approximate == 0 ? ""
+                            : approximate == static_cast<long>(points[i].runs.size())
+                                ? " (flows approx.)"
+                                : " (flows approx. in " + std::to_string(approximate) + ")"));
         if (block[i] < 0)
         {
             // No curve (nothing evaluated): the point keeps its legend entry.

@@ -221,11 +221,13 @@ GridTable(const std::vector<RunPoint>& points, const std::string& target)
     {
         header.push_back("seeds");
     }
+    header.push_back("network model");
     for (const char* column : {"final accuracy", "time to target (s)", "MB/node to target"})
     {
         header.push_back(column);
     }
     rows.push_back(header);
+    bool anyApproximate = false;
     for (const auto& point : points)
     {
         std::vector<std::string> row;
@@ -241,6 +243,25 @@ GridTable(const std::vector<RunPoint>& points, const std::string& target)
         {
             row.push_back(std::to_string(point.Seeds())
                           + (point.failed ? " (" + std::to_string(point.failed) + " failed)" : ""));
+        }
+        const auto approximate = std::count_if(point.runs.begin(),
+                                               point.runs.end(),
+                                               [](const RunRecord& run)
+                                               { return !run.networkFidelity.empty(); });
+        anyApproximate = anyApproximate || approximate > 0;
+        if (point.runs.empty())
+        {
+            row.push_back("-");
+        }
+        else if (approximate == 0 || point.runs.size() == 1)
+        {
+            row.push_back(point.runs[0].NetworkModelText());
+        }
+        else
+        {
+            row.push_back(point.runs[0].config.at("network.model") + " (approximate in "
+                          + std::to_string(approximate) + " of "
+                          + std::to_string(point.runs.size()) + ")");
         }
         if (point.runs.empty())
         {
@@ -271,7 +292,14 @@ GridTable(const std::vector<RunPoint>& points, const std::string& target)
                  "interval (Student t), to the target over the seeds that reached it, k of n "
                  "where not all did";
     }
-    return title + "):\n" + Columns(rows);
+    std::string table = title + "):\n" + Columns(rows);
+    if (anyApproximate)
+    {
+        table += "  approximate: the flows' windows overflowed queues or links lost packets, "
+                 "where flows are least like packets (each run's summary.json says which); "
+                 "network.model = packet is the reference\n";
+    }
+    return table;
 }
 
 std::string

@@ -162,7 +162,7 @@ PointsCsv(const std::vector<RunPoint>& points, const std::vector<std::string>& a
             << (column == "final_accuracy_mean" ? "evaluated," : "")
             << (column == "time_to_target_s" ? "reached," : "");
     }
-    out << "time_stays_above_target_s\n";
+    out << "time_stays_above_target_s,network_model,approximate_runs\n";
     for (const auto& point : points)
     {
         out << AxisColumns(shown,
@@ -181,7 +181,13 @@ PointsCsv(const std::vector<RunPoint>& points, const std::vector<std::string>& a
             }
         }
         const auto stays = TimeStaysAboveTarget(point, std::strtod(target.c_str(), nullptr));
-        out << (stays ? Text(*stays) : "") << "\n";
+        const auto approximate = std::count_if(point.runs.begin(),
+                                               point.runs.end(),
+                                               [](const RunRecord& run)
+                                               { return !run.networkFidelity.empty(); });
+        out << (stays ? Text(*stays) : "") << ","
+            << CsvField(point.runs.at(0).config.at("network.model")) << "," << approximate
+            << "\n";
     }
     return out.str();
 }

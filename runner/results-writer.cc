@@ -630,6 +630,7 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
         << "  \"queues\": {\"dropped_packets\": " << opt(s.droppedPackets)
         << ", \"lost_packets\": " << opt(s.lostPackets)
         << ", \"flow_overflows\": " << opt(s.flowOverflows) << "},\n"
+        << "  \"network_fidelity\": " << JsonString(s.networkFidelity) << ",\n"
         << "  \"wall_time_s\": " << s.wallSeconds << ",\n"
         << "  \"training_cpu_s\": " << s.trainingCpuSeconds << ",\n"
         << "  \"sharing_cpu_s\": " << s.sharingCpuSeconds << ",\n"

@@ -89,6 +89,13 @@ struct RunSummary
     std::optional<uint64_t> droppedPackets;
     std::optional<uint64_t> lostPackets;
     std::optional<uint64_t> flowOverflows;
+    /**
+     * Where the network model's times are only approximate (summary.json's network_fidelity,
+     * and from it the grid table, index.csv, points.csv and the legends): "" where the model is
+     * its own reference (packets) or nothing it approximates happened; else what did, e.g.
+     * "queues overflowed on 16 link directions" over flows.
+     */
+    std::string networkFidelity;
 };
 
 /**

@@ -311,6 +311,14 @@ RunRecord::Retarget(double target)
     summary["time_stays_above_target_s"] = last ? text(last->time) : "";
 }
 
+std::string
+RunRecord::NetworkModelText() const
+{
+    const auto model = config.find("network.model");
+    return (model == config.end() ? std::string("packet") : model->second)
+           + (networkFidelity.empty() ? "" : " (approximate)");
+}
+
 std::vector<RunRecord>
 ReadFinishedRuns(const std::string& dir, double target, std::ostream& warnings)
 {
@@ -343,6 +351,10 @@ ReadFinishedRuns(const std::string& dir, double target, std::ostream& warnings)
         }
         run.summary = *summary;
         run.resolved = ResolvedValues(*json);
+        if (const auto* fidelity = Member(*json, "network_fidelity"); fidelity && fidelity->is_string())
+        {
+            run.networkFidelity = fidelity->get<std::string>();
+        }
         if (fs::exists(fs::path(folder) / "curve.csv"))
         {
             try

@@ -31,6 +31,12 @@ struct RunRecord
     std::map<std::string, std::string> summary;
     /// What the `auto` keys resolved to in this run (summary.json), e.g. CHOCO's tuned gamma.
     std::map<std::string, std::string> resolved;
+    /// Where its network model's times are only approximate (summary.json's network_fidelity;
+    /// "" where they are not, or for runs of earlier versions).
+    std::string networkFidelity;
+    /// network.model, with " (approximate)" where networkFidelity says so: which model made
+    /// the run's times, as every table and figure says.
+    std::string NetworkModelText() const;
     /// curve.csv's evaluations; nullopt when the run has no curve.csv.
     std::optional<std::vector<CurvePoint>> curve;
 

@@ -78,7 +78,8 @@ WriteIndex(const std::string& dir, std::vector<RunRecord> runs, std::ostream& lo
     const std::vector<std::string> columns = SplitFields(header);
     // The target the to-target columns refer to, which `collect --target_accuracy` changes.
     const bool targetColumn = std::find(axes.begin(), axes.end(), "target_accuracy") == axes.end();
-    index << "run," << (targetColumn ? "target_accuracy," : "") << header << "\n";
+    index << "run," << (targetColumn ? "target_accuracy," : "") << header
+          << ",network_model,network_fidelity\n";
     for (const auto& run : runs)
     {
         index << AxisColumns(axes, [&run](const std::string& axis) { return run.config.at(axis); })
@@ -92,7 +93,8 @@ WriteIndex(const std::string& dir, std::vector<RunRecord> runs, std::ostream& lo
             auto it = run.summary.find(column);
             index << "," << (it == run.summary.end() ? "" : it->second);
         }
-        index << "\n";
+        index << "," << CsvField(run.config.at("network.model")) << ","
+              << CsvField(run.networkFidelity) << "\n";
     }
     WriteFileAtomically(dir + "/index.csv", index.str());
     // The runs over their seeds, in the index's order.

@@ -477,6 +477,25 @@ LinkUsage::Report(const std::string& path,
     if (!m_network->MovesPackets())
     {
         summary.flowOverflows = overflows;
+        // What the flow model only approximates (its validation against packets: lossless
+        // within a few percent; overflowing queues and random loss much less closely).
+        const auto lossy = std::count_if(m_links.begin(),
+                                         m_links.end(),
+                                         [](const UnderlayLink& l) { return l.loss > 0.0; });
+        std::vector<std::string> approximate;
+        if (overflows > 0)
+        {
+            approximate.push_back("queues overflowed on " + std::to_string(links)
+                                  + " link directions");
+        }
+        if (lossy > 0)
+        {
+            approximate.push_back("random loss on " + std::to_string(lossy) + " link directions");
+        }
+        for (const std::string& what : approximate)
+        {
+            summary.networkFidelity += (summary.networkFidelity.empty() ? "" : "; ") + what;
+        }
         if (overflows > 0)
         {
             log << "note: the flows' windows came to exceed the queues of " << links

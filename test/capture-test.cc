@@ -352,6 +352,13 @@ TEST(Capture, QueueDropsAndLossesAreCountedWhereNs3sOwnTracesSeeThem)
               std::string::npos)
         << flowSummary;
     EXPECT_EQ(flowSummary.find("\"flow_overflows\": 0}"), std::string::npos) << flowSummary;
+    // Where flows only approximate packets, the run says so; where they do not, it does not.
+    EXPECT_NE(flowSummary.find("\"network_fidelity\": \"queues overflowed on "), std::string::npos)
+        << flowSummary;
+    EXPECT_NE(ReadWholeFile(dir + "/flow/summary.json").find("\"network_fidelity\": \"\""),
+              std::string::npos);
+    EXPECT_NE(ReadWholeFile(dir + "/lossless/summary.json").find("\"network_fidelity\": \"\""),
+              std::string::npos);
     const double packetBytes = ColumnSum(dir + "/lossless/links.csv", "tx_bytes");
     const double flowBytes = ColumnSum(dir + "/flow/links.csv", "tx_bytes");
     EXPECT_NEAR(flowBytes / packetBytes, 1.0, 0.02) << flowBytes << " against " << packetBytes;
@@ -433,6 +440,40 @@ TEST(Capture, GridPointsCaptureAndAreRunAgainWithoutTheirCaptures)
               std::string::npos)
         << output;
     EXPECT_TRUE(fs::exists(dir + "/grid/seed=2/flows.csv"));
+    fs::remove_all(dir);
+}
+
+/**
+ * Every number says which network model made it, and where flows only approximate packets
+ * (queues that overflow, random loss): the grid table, its footnote, index.csv, points.csv.
+ */
+TEST(Capture, ApproximateFlowRunsAreFlaggedInEveryTable)
+{
+    const std::string dir = FreshTempFolder("fidelity");
+    std::string output;
+    ASSERT_EQ(RunDlsim(" --link.queue=2p --network.model='packet, flow' --out=" + dir, output), 0)
+        << output;
+    EXPECT_NE(output.find("network model"), std::string::npos) << output;
+    EXPECT_NE(output.find("flow (approximate)"), std::string::npos) << output;
+    EXPECT_NE(output.find("approximate: the flows' windows overflowed queues"), std::string::npos)
+        << output;
+    const std::string summary = ReadWholeFile(dir + "/grid-summary.txt");
+    EXPECT_NE(summary.find("flow (approximate)"), std::string::npos) << summary;
+    const std::string index = ReadWholeFile(dir + "/index.csv");
+    EXPECT_NE(index.find(",network_model,network_fidelity\n"), std::string::npos) << index;
+    EXPECT_NE(index.find(",packet,\n"), std::string::npos) << index;
+    EXPECT_NE(index.find(",flow,queues overflowed on "), std::string::npos) << index;
+    const std::string points = ReadWholeFile(dir + "/points.csv");
+    EXPECT_NE(points.find(",network_model,approximate_runs\n"), std::string::npos) << points;
+    EXPECT_NE(points.find(",flow,1\n"), std::string::npos) << points;
+    EXPECT_NE(points.find(",packet,0\n"), std::string::npos) << points;
+    // Random loss over flows is flagged too.
+    ASSERT_EQ(RunDlsim(" --link.queue=100000p --link.loss=0.01 --network.model=flow --out=" + dir
+                           + "/loss",
+                       output),
+              0)
+        << output;
+    EXPECT_NE(ReadWholeFile(dir + "/loss/summary.json").find("random loss on "), std::string::npos);
     fs::remove_all(dir);
 }
 

@@ -667,7 +667,8 @@ TEST(Figures, AGridReportsProgressAndEndsWithATableOfItsPoints)
     ASSERT_EQ(index.size(), 2u);
     for (auto& row : index)
     {
-        // Every point in the table with its values and its figures as in index.csv.
+        // Every point in the table with its values, the network model that made its figures,
+        // and its figures as in index.csv.
         std::ostringstream accuracy;
         accuracy << std::fixed << std::setprecision(3) << std::stod(row["final_accuracy_mean"]);
         bool listed = false;
@@ -678,7 +679,12 @@ TEST(Figures, AGridReportsProgressAndEndsWithATableOfItsPoints)
             if (line.rfind(start, 0) == 0)
             {
                 std::string rest = line.substr(start.size());
-                listed = rest.substr(rest.find_first_not_of(' ')).rfind(accuracy.str(), 0) == 0;
+                rest = rest.substr(rest.find_first_not_of(' '));
+                const std::string model = row["network_model"] + " ";
+                listed = rest.rfind(model, 0) == 0
+                         && rest.substr(rest.find_first_not_of(' ', model.size()))
+                                    .rfind(accuracy.str(), 0)
+                                == 0;
             }
         }
         EXPECT_TRUE(listed) << row["link.bandwidth"] << " missing from:\n" << output.substr(table);
