@@ -66,9 +66,15 @@ set(DLSIM_NS3_LAYER_SOURCES
   ${DLSIM_SOURCE_DIR}/model/learner-application.cc
   ${DLSIM_SOURCE_DIR}/model/learner-evaluator.cc
   ${DLSIM_SOURCE_DIR}/model/learning-recorder.cc
+  ${DLSIM_SOURCE_DIR}/model/flow-accounting.cc
+  ${DLSIM_SOURCE_DIR}/model/flow-connection.cc
   ${DLSIM_SOURCE_DIR}/model/flow-cross-traffic.cc
+  ${DLSIM_SOURCE_DIR}/model/flow-events.cc
   ${DLSIM_SOURCE_DIR}/model/flow-message-transport.cc
   ${DLSIM_SOURCE_DIR}/model/flow-network.cc
+  ${DLSIM_SOURCE_DIR}/model/flow-routes.cc
+  ${DLSIM_SOURCE_DIR}/model/flow-sharing.cc
+  ${DLSIM_SOURCE_DIR}/model/flow-window.cc
   ${DLSIM_SOURCE_DIR}/model/network-model.cc
   ${DLSIM_SOURCE_DIR}/model/evaluation-clock.cc
   ${DLSIM_SOURCE_DIR}/model/tcp-message-transport.cc
