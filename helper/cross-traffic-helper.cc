@@ -103,10 +103,9 @@ CrossTrafficHelper::Install(const Underlay& underlay, const std::vector<std::str
                  << "or onoff traffic";
             throw ConfigValueError(text.str());
         }
-        if (Ptr<Application> source
-            = m_network
-                  ? m_network->CreateCrossTraffic(link.device, m_kind, m_rateBps, kDatagramBytes)
-                  : nullptr)
+        if (Ptr<Application> source = m_network ? m_network->CreateCrossTraffic(
+                                          link.device, m_kind, m_rateBps, kDatagramBytes)
+                                                : nullptr)
         {
             if (m_kind == "onoff")
             {

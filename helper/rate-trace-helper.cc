@@ -87,7 +87,7 @@ class RateTraceFollower : public SimpleRefCount<RateTraceFollower>
     }
 
     Ptr<PointToPointNetDevice> m_device;
-    Ptr<NetworkModel> m_network; ///< told of every step, if set
+    Ptr<NetworkModel> m_network;                    ///< told of every step, if set
     std::vector<std::pair<Time, DataRate>> m_steps; ///< start within the period, rate
     Time m_period;
 };

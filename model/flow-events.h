@@ -41,8 +41,10 @@ class FlowEventQueue
     explicit FlowEventQueue(std::vector<FlowConnection>& connections);
 
     /// A connection whose next event must be found again at the next Requeue.
+    /// \param id the connection
     void Touch(uint32_t id);
     /// A connection that is no longer active: it has no next event.
+    /// \param id the connection
     void Remove(uint32_t id);
     /**
      * \param now the time of this event
@@ -52,6 +54,7 @@ class FlowEventQueue
     const std::vector<uint32_t>& TakeDue(Time now);
     /// The next events of the touched connections found again (RestFits as their sharing took
     /// it); the others' stay as they were.
+    /// \param links the network's links (the connections' routes)
     void Requeue(const FlowLinks& links);
     /// \return whether no connection has a next event
     bool Empty() const;

@@ -7,7 +7,6 @@
 #include "flow-cross-traffic.h"
 #include "flow-message-transport.h"
 #include "flow-window.h"
-
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/log.h"

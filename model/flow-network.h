@@ -108,17 +108,33 @@ class FlowNetwork : public NetworkModel
      */
     static void CheckScenario(const NetworkModelScenario& scenario);
 
-    /// A FlowMessageTransport over this network.
+    /**
+     * \brief A learner's transport whose messages are flows of this network.
+     * \param learner the learner's id
+     * \param settings the application's TCP settings (the flows' segment size, buffers, timers)
+     * \return a FlowMessageTransport over this network
+     */
     Ptr<MessageTransport> CreateTransport(uint32_t learner,
                                           const TcpTransportSettings& settings) override;
-    /// A FlowCrossTraffic load on the device's link direction (cbr, onoff).
+    /**
+     * \brief Cross traffic as a load of this network on one link direction.
+     * \param device the sending device of the link direction
+     * \param kind "cbr" or "onoff" ("bulk" is refused by CheckScenario)
+     * \param rateBps the UDP payload rate while on
+     * \param datagramBytes the UDP payload of each datagram
+     * \return a FlowCrossTraffic application for the device's node
+     */
     Ptr<Application> CreateCrossTraffic(Ptr<NetDevice> device,
                                         const std::string& kind,
                                         double rateBps,
                                         uint32_t datagramBytes) override;
     /// \return false: the flows' bytes are counted by GetTxBytes, not by the devices
     bool MovesPackets() const override;
-    /// GetTxBytes and GetOverflows of the device.
+    /**
+     * \param device a link direction's sending device
+     * \return its bytes on the wire (GetTxBytes) and how often the flows' windows exceeded
+     * its queue (GetOverflows)
+     */
     Carried GetCarried(Ptr<NetDevice> device) override;
 
     /// What a listening learner does with a message that arrived whole (framed).

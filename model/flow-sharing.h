@@ -38,8 +38,10 @@ class FlowSharing
     /// A link direction was made (FlowLinks::Added): its marks.
     void AddLink();
     /// A link direction whose flows' rates may have changed: shared again at the next Share.
+    /// \param link the link direction
     void MarkLink(uint32_t link);
     /// A connection whose rate may have changed (its links, and their other directions).
+    /// \param id the connection
     void Mark(uint32_t id);
     /**
      * The links and flows to share again: those joined (by flows, their links and the ACKs'

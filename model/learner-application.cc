@@ -1003,8 +1003,8 @@ LearnerApplication::IsLastRound()
             // so that a run of this learning that stops earlier or later finds its last
             // evaluation in a recording of it, and a replay is what a full run computes.
             const uint32_t every = std::max<uint32_t>(1, m_evalEvery);
-            m_budget->lastRound = std::min(GetTotalRounds(),
-                                           (m_budget->lastRound + every - 1) / every * every);
+            m_budget->lastRound
+                = std::min(GetTotalRounds(), (m_budget->lastRound + every - 1) / every * every);
         }
     }
     return m_round >= m_budget->lastRound || !WithinAvailableRounds();

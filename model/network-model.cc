@@ -32,8 +32,7 @@ NetworkModel::CreateCrossTraffic(Ptr<NetDevice> /* device */,
 
 void
 NetworkModel::NotifyDataRate(Ptr<NetDevice> /* device */)
-{
-}
+{}
 
 NetworkModel::Carried
 NetworkModel::GetCarried(Ptr<NetDevice> /* device */)
@@ -69,7 +68,10 @@ NetworkModelRegistration::Builtins()
     NetworkModelRegistration packet;
     packet.name = "packet";
     packet.help = "every segment through ns-3's TCP and links, the reference";
-    packet.create = []() { return Ptr<NetworkModel>(CreateObject<PacketNetworkModel>()); };
+    packet.create = []()
+    {
+        return Ptr<NetworkModel>(CreateObject<PacketNetworkModel>());
+    };
     NetworkModelRegistration flow;
     flow.name = "flow";
     flow.help = "each message a flow over the same point-to-point links, shared max-min "
@@ -77,7 +79,10 @@ NetworkModelRegistration::Builtins()
                 "starts, ends or changes rate; faster, optimistic where TCP leaves links idle: "
                 "see the doc's Flow-level network model";
     flow.check = FlowNetwork::CheckScenario;
-    flow.create = []() { return Ptr<NetworkModel>(CreateObject<FlowNetwork>()); };
+    flow.create = []()
+    {
+        return Ptr<NetworkModel>(CreateObject<FlowNetwork>());
+    };
     return {packet, flow};
 }
 

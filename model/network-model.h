@@ -11,12 +11,11 @@
 #define DLSIM_NETWORK_MODEL_H
 
 #include "message-transport.h"
-#include "registry.h"
-#include "tcp-message-transport.h"
-
 #include "ns3/application.h"
 #include "ns3/net-device.h"
 #include "ns3/object.h"
+#include "registry.h"
+#include "tcp-message-transport.h"
 
 #include <functional>
 #include <string>
@@ -43,7 +42,8 @@ class NetworkModel : public Object
      * \return the transport
      */
     virtual Ptr<MessageTransport> CreateTransport(uint32_t learner,
-                                                  const TcpTransportSettings& settings) = 0;
+                                                  const TcpTransportSettings& settings)
+        = 0;
 
     /**
      * \brief Cross traffic on one link direction in the model's own form.

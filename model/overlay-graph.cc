@@ -6,8 +6,8 @@
 
 #include "csv-rows.h"
 #include "round-schedule.h"
-#include "value-text.h"
 #include "user-file.h"
+#include "value-text.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -54,11 +54,15 @@ EdgeListSchedule(const TopologySetup& setup,
 
 /// A topology that is one fixed graph of n.
 TopologyRegistration
-FixedGraph(const std::string& name,
-           const std::string& help,
-           OverlayGraph (*make)(uint32_t nodes))
+FixedGraph(const std::string& name, const std::string& help, OverlayGraph (*make)(uint32_t nodes))
 {
-    return {name, help, {}, [make](const TopologySetup& s) { return OverlaySchedule(make(s.nodes)); }};
+    return {name,
+            help,
+            {},
+            [make](const TopologySetup& s)
+            {
+                return OverlaySchedule(make(s.nodes));
+            }};
 }
 
 } // namespace
@@ -69,7 +73,8 @@ TopologyRegistration::Builtins()
     return {
         {"random-regular",
          "a connected random graph where every node has `degree` neighbours",
-         {AlgorithmKey::WholeNumber("degree", "4", 1, 100000, "degree of the random-regular topology")},
+         {AlgorithmKey::WholeNumber(
+             "degree", "4", 1, 100000, "degree of the random-regular topology")},
          [](const TopologySetup& s)
          {
              return OverlaySchedule(MakeRandomRegularGraph(
@@ -78,9 +83,8 @@ TopologyRegistration::Builtins()
         FixedGraph("ring", "node i next to i+1 mod n", MakeRingGraph),
         FixedGraph("directed-ring", "node i sends to i+1 mod n", MakeDirectedRingGraph),
         FixedGraph("complete", "every node next to every other", MakeCompleteGraph),
-        FixedGraph("directed-exponential",
-                   "node r sends to r + 2^i mod n",
-                   MakeDirectedExponentialGraph),
+        FixedGraph(
+            "directed-exponential", "node r sends to r + 2^i mod n", MakeDirectedExponentialGraph),
         {"time-varying-exponential",
          "one exponential-graph peer per phase, in turn",
          {PeriodKey()},
@@ -91,7 +95,8 @@ TopologyRegistration::Builtins()
          }},
         {"file",
          "one edge-list file",
-         {AlgorithmKey::Path("topology.file", "", "edge-list file (lines 'u v') for topology = file"),
+         {AlgorithmKey::Path(
+              "topology.file", "", "edge-list file (lines 'u v') for topology = file"),
           DirectedKey()},
          [](const TopologySetup& s)
          {

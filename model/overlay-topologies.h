@@ -10,10 +10,9 @@
 #ifndef DLSIM_OVERLAY_TOPOLOGIES_H
 #define DLSIM_OVERLAY_TOPOLOGIES_H
 
+#include "ns3/random-variable-stream.h"
 #include "overlay-graph.h"
 #include "registry.h"
-
-#include "ns3/random-variable-stream.h"
 
 #include <functional>
 #include <map>
@@ -26,9 +25,9 @@ namespace ns3
 /// What a topology's factory is given.
 struct TopologySetup
 {
-    uint32_t nodes;                              ///< n: the learners
-    const dlsim::RegisteredParameters& values;   ///< the topology's keys, checked
-    Ptr<UniformRandomVariable> rng;              ///< the stream a random graph draws from
+    uint32_t nodes;                            ///< n: the learners
+    const dlsim::RegisteredParameters& values; ///< the topology's keys, checked
+    Ptr<UniformRandomVariable> rng;            ///< the stream a random graph draws from
 };
 
 /**
@@ -38,18 +37,19 @@ struct TopologySetup
  */
 struct TopologyRegistration
 {
-    static constexpr const char* kKind = "topology";
+    static constexpr const char* kKind = "topology"; ///< what the registry's errors call it
 
-    std::string name;
+    std::string name; ///< topology's value, e.g. "ring"
     std::string help; ///< one line for `--help`, e.g. "node i next to i+1 mod n"
-    std::vector<dlsim::AlgorithmKey> keys;
+    std::vector<dlsim::AlgorithmKey> keys; ///< its scenario keys, e.g. topology.file
     /// Draw the overlay; throws TopologyError when the setup cannot make one.
     std::function<OverlaySchedule(const TopologySetup&)> create;
 
-    /// dlsim's own topologies, in the order `--help` lists them.
+    /// \return dlsim's own topologies, in the order `--help` lists them
     static std::vector<TopologyRegistration> Builtins();
 };
 
+/// The overlay topologies by name: dlsim's own and any a program registers.
 using TopologyRegistry = dlsim::Registry<TopologyRegistration>;
 
 /// What MakeTopology needs: the topology's name, n, and values of its keys.

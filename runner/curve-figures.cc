@@ -152,10 +152,10 @@ DrawCurveFigure(const CurveFigure& p,
         const std::string style
             = LineStyle(points[i].runs.at(0).config.at("algorithm"), variant[i], set.format);
         // Which runs' times the network model only approximates (RunRecord::networkFidelity).
-        const auto approximate = std::count_if(points[i].runs.begin(),
-                                               points[i].runs.end(),
-                                               [](const RunRecord& run)
-                                               { return !run.networkFidelity.empty(); });
+        const auto approximate
+            = std::count_if(points[i].runs.begin(),
+                            points[i].runs.end(),
+                            [](const RunRecord& run) { return !run.networkFidelity.empty(); });
         legend.push_back(RunLabel(points[i].runs.at(0), set.axes, {"seed"}, set.format.paper)
                          + reachedNote[i]
                          + (approximate == 0 ? ""

@@ -254,7 +254,8 @@ RunGrid(const ScenarioConfig& config,
     std::ostringstream gridIni;
     config.WriteIni(gridIni);
     // A second grid on the folder, or a finished run's folder, is refused at once.
-    CheckOutputFolder(root, gridIni.str(), options.overwrite, FolderWriter::Grid, options.replayFrom);
+    CheckOutputFolder(
+        root, gridIni.str(), options.overwrite, FolderWriter::Grid, options.replayFrom);
     // Every point's configuration is checked before any runs, so a bad value in the last
     // point does not surface hours into the grid.
     for (const auto& point : points)

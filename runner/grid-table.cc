@@ -140,8 +140,7 @@ NotReached(const RunRecord& run)
     const std::string simulated = value(run.summary, "simulated_time_s");
     if (!simulated.empty() && std::strtod(simulated.c_str(), nullptr) < budget)
     {
-        return "not reached in " + rounds + " rounds (the cap, before the " + within
-               + " s budget)";
+        return "not reached in " + rounds + " rounds (the cap, before the " + within + " s budget)";
     }
     return "not reached within " + within + " s";
 }
@@ -244,10 +243,10 @@ GridTable(const std::vector<RunPoint>& points, const std::string& target)
             row.push_back(std::to_string(point.Seeds())
                           + (point.failed ? " (" + std::to_string(point.failed) + " failed)" : ""));
         }
-        const auto approximate = std::count_if(point.runs.begin(),
-                                               point.runs.end(),
-                                               [](const RunRecord& run)
-                                               { return !run.networkFidelity.empty(); });
+        const auto approximate
+            = std::count_if(point.runs.begin(),
+                            point.runs.end(),
+                            [](const RunRecord& run) { return !run.networkFidelity.empty(); });
         anyApproximate = anyApproximate || approximate > 0;
         if (point.runs.empty())
         {
@@ -260,8 +259,8 @@ GridTable(const std::vector<RunPoint>& points, const std::string& target)
         else
         {
             row.push_back(point.runs[0].config.at("network.model") + " (approximate in "
-                          + std::to_string(approximate) + " of "
-                          + std::to_string(point.runs.size()) + ")");
+                          + std::to_string(approximate) + " of " + std::to_string(point.runs.size())
+                          + ")");
         }
         if (point.runs.empty())
         {
@@ -278,8 +277,7 @@ GridTable(const std::vector<RunPoint>& points, const std::string& target)
         else
         {
             row.push_back(SeedsCell(point, "final_accuracy_mean", 3, 1, "no evaluation"));
-            row.push_back(
-                SeedsCell(point, "time_to_target_s", -1, 1, NotReached(point.runs[0])));
+            row.push_back(SeedsCell(point, "time_to_target_s", -1, 1, NotReached(point.runs[0])));
             row.push_back(SeedsCell(point, "bytes_per_node_to_target", -1, 1e-6, "not reached"));
         }
         rows.push_back(row);

@@ -151,8 +151,8 @@ FirstDifference(const std::string& recorded, const std::string& asked)
 /// The longest compute time a recording may give a training round, and its run's rounds in
 /// all: simulated time is a signed 64-bit count of nanoseconds (292 years), which a sum of
 /// rounds must never overflow.
-constexpr int64_t kMaxRecordedComputeNs = 1000000LL * 1000000000LL;   // 10^6 s
-constexpr double kMaxRecordedComputeTotalNs = 1e8 * 1e9;                // 10^8 s, about 3 years
+constexpr int64_t kMaxRecordedComputeNs = 1000000LL * 1000000000LL; // 10^6 s
+constexpr double kMaxRecordedComputeTotalNs = 1e8 * 1e9;            // 10^8 s, about 3 years
 
 /// The largest payload a recording may give a round (a replay sends that many bytes).
 constexpr uint64_t kMaxRecordedPayloadBytes = uint64_t{1} << 32; // 4 GiB
@@ -190,6 +190,9 @@ CheckRecordedValues(const LearningRecord& record,
     const uint64_t rounds = config.GetUint("rounds", 1, 100000000);
     const uint64_t every = config.GetUint("eval.every", 1, UINT32_MAX);
     const uint64_t evalNodes = config.GetUint("eval.nodes", 0, nodes);
+    // A budget (rounds.duration) may have ended the recorded run before `rounds`: the recording
+    // holds the rounds it ran, and a replay that needs more stops (RecordingTooShortError).
+    const bool budgeted = config.GetString("rounds.duration") != "none";
     const AlgorithmRegistration* algorithm = AlgorithmRegistry::Find(config.GetString("algorithm"));
     size_t evaluating = 0;
     for (size_t n = 0; n < record.nodes.size(); ++n)
@@ -211,7 +214,7 @@ CheckRecordedValues(const LearningRecord& record,
                    "the recording's training rounds are " + std::to_string(node.trainingRounds)
                        + "; the scenario has rounds = " + std::to_string(rounds));
         }
-        if (node.rounds.size() < rounds)
+        if (node.rounds.size() < rounds && !budgeted)
         {
             refuse(where,
                    "the recording holds " + std::to_string(node.rounds.size())
@@ -253,8 +256,8 @@ CheckRecordedValues(const LearningRecord& record,
         for (size_t e = 0; e < node.evaluations.size(); ++e)
         {
             const RecordedEvaluation& evaluation = node.evaluations[e];
-            const std::string at = where + ", evaluation " + std::to_string(e + 1) + " (after round "
-                                   + std::to_string(evaluation.round) + ")";
+            const std::string at = where + ", evaluation " + std::to_string(e + 1)
+                                   + " (after round " + std::to_string(evaluation.round) + ")";
             if (evaluation.round > node.rounds.size())
             {
                 refuse(at,
@@ -281,16 +284,18 @@ CheckRecordedValues(const LearningRecord& record,
             continue;
         }
         ++evaluating;
-        // Every eval.every rounds and after the last, as the run evaluates.
-        for (uint64_t r = every; r <= rounds + every - 1; r += every)
+        // Every eval.every rounds and after the last, as the run evaluates; under a budget the
+        // recorded run's last round is the last it evaluated.
+        const uint64_t last = budgeted ? *evaluated.rbegin() : rounds;
+        for (uint64_t r = every; r <= last + every - 1; r += every)
         {
-            const uint64_t round = std::min(r, rounds);
+            const uint64_t round = std::min(r, last);
             if (!evaluated.count(static_cast<uint32_t>(round)))
             {
                 refuse(where,
                        "the recording holds no evaluation after round " + std::to_string(round)
-                           + ", which the scenario evaluates (eval.every = "
-                           + std::to_string(every) + ", rounds = " + std::to_string(rounds) + ")");
+                           + ", which the scenario evaluates (eval.every = " + std::to_string(every)
+                           + ", rounds = " + std::to_string(rounds) + ")");
             }
         }
     }
@@ -298,8 +303,10 @@ CheckRecordedValues(const LearningRecord& record,
     if (evaluating != expected)
     {
         refuse("evaluations",
-               std::to_string(evaluating) + " learners have evaluations in the recording; the "
-                   "scenario evaluates " + std::to_string(expected)
+               std::to_string(evaluating)
+                   + " learners have evaluations in the recording; the "
+                     "scenario evaluates "
+                   + std::to_string(expected)
                    + (evalNodes == 0 ? " (every learner)" : " (eval.nodes)"));
     }
 }
@@ -389,8 +396,9 @@ CheckNotTheSource(const std::string& out, const std::string& source)
     // A folder inside the recorded run would become part of it (its collect, its copies).
     if (std::mismatch(b.begin(), b.end(), a.begin(), a.end()).first == b.end())
     {
-        throw ScenarioError("out: " + out + " is inside the run folder whose recording is replayed ("
-                            + source + "); give a folder outside it");
+        throw ScenarioError("out: " + out
+                            + " is inside the run folder whose recording is replayed (" + source
+                            + "); give a folder outside it");
     }
 }
 

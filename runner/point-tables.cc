@@ -181,13 +181,12 @@ PointsCsv(const std::vector<RunPoint>& points, const std::vector<std::string>& a
             }
         }
         const auto stays = TimeStaysAboveTarget(point, std::strtod(target.c_str(), nullptr));
-        const auto approximate = std::count_if(point.runs.begin(),
-                                               point.runs.end(),
-                                               [](const RunRecord& run)
-                                               { return !run.networkFidelity.empty(); });
+        const auto approximate
+            = std::count_if(point.runs.begin(),
+                            point.runs.end(),
+                            [](const RunRecord& run) { return !run.networkFidelity.empty(); });
         out << (stays ? Text(*stays) : "") << ","
-            << CsvField(point.runs.at(0).config.at("network.model")) << "," << approximate
-            << "\n";
+            << CsvField(point.runs.at(0).config.at("network.model")) << "," << approximate << "\n";
     }
     return out.str();
 }

@@ -315,7 +315,7 @@ std::string
 RunRecord::NetworkModelText() const
 {
     const auto model = config.find("network.model");
-    return (model == config.end() ? std::string("packet") : model->second)
+    return (model == config.end() ? std::string("-") : model->second)
            + (networkFidelity.empty() ? "" : " (approximate)");
 }
 
@@ -351,7 +351,8 @@ ReadFinishedRuns(const std::string& dir, double target, std::ostream& warnings)
         }
         run.summary = *summary;
         run.resolved = ResolvedValues(*json);
-        if (const auto* fidelity = Member(*json, "network_fidelity"); fidelity && fidelity->is_string())
+        if (const auto* fidelity = Member(*json, "network_fidelity");
+            fidelity && fidelity->is_string())
         {
             run.networkFidelity = fidelity->get<std::string>();
         }

@@ -121,9 +121,9 @@ GridLockHeld(const std::string& folder)
 std::string
 Shortened(const std::string& name)
 {
-    return name.size() <= 60 ? name
-                             : name.substr(0, 60) + "... (" + std::to_string(name.size())
-                                   + " bytes)";
+    return name.size() <= 60
+               ? name
+               : name.substr(0, 60) + "... (" + std::to_string(name.size()) + " bytes)";
 }
 
 } // namespace

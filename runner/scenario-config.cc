@@ -12,8 +12,8 @@
 #include "partitioner.h"
 #include "round-policy.h"
 #include "underlay-registry.h"
-#include "value-text.h"
 #include "user-file.h"
+#include "value-text.h"
 
 #include <algorithm>
 #include <boost/program_options.hpp>

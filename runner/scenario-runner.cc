@@ -269,7 +269,10 @@ ReadNetworkModel(const ScenarioConfig& c, ScenarioPlan& plan)
         return;
     }
     NetworkModelScenario scenario;
-    scenario.value = [&c](const std::string& key) { return c.GetString(key); };
+    scenario.value = [&c](const std::string& key)
+    {
+        return c.GetString(key);
+    };
     scenario.changed = [&c](const std::string& prefix)
     {
         std::vector<std::string> changed;
@@ -613,7 +616,8 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     std::ostringstream ini;
     c.WriteIni(ini);
     // Whether the folder may be written is known before anything is made in it.
-    CheckOutputFolder(plan.out, ini.str(), options.overwrite, FolderWriter::Run, options.replayFrom);
+    CheckOutputFolder(
+        plan.out, ini.str(), options.overwrite, FolderWriter::Run, options.replayFrom);
     SimulatorCleanup cleanup;
     SetRunStep("preparing the run folder");
     const std::string& out = plan.out;
@@ -826,7 +830,8 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     SetRunStep("running the simulation");
     Simulator::Run();
     SetRunStep("writing the results");
-    if (replay && apps.GetN() > 0 && DynamicCast<LearnerApplication>(apps.Get(0))->RanOutOfLearning())
+    if (replay && apps.GetN() > 0
+        && DynamicCast<LearnerApplication>(apps.Get(0))->RanOutOfLearning())
     {
         Simulator::Destroy();
         throw RecordingTooShortError(

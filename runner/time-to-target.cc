@@ -53,8 +53,7 @@ FindTargetCrossing(const std::vector<CurvePoint>& curve, double target, double b
         if (curve[i].accuracyMean >= target)
         {
             const TargetCrossing crossing = CrossingInto(curve, i, target);
-            return crossing.time <= budget ? std::optional<TargetCrossing>(crossing)
-                                           : std::nullopt;
+            return crossing.time <= budget ? std::optional<TargetCrossing>(crossing) : std::nullopt;
         }
     }
     return std::nullopt;

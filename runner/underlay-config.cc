@@ -479,9 +479,8 @@ LinkUsage::Report(const std::string& path,
         summary.flowOverflows = overflows;
         // What the flow model only approximates (its validation against packets: lossless
         // within a few percent; overflowing queues and random loss much less closely).
-        const auto lossy = std::count_if(m_links.begin(),
-                                         m_links.end(),
-                                         [](const UnderlayLink& l) { return l.loss > 0.0; });
+        const auto lossy = std::count_if(
+            m_links.begin(), m_links.end(), [](const UnderlayLink& l) { return l.loss > 0.0; });
         std::vector<std::string> approximate;
         if (overflows > 0)
         {

@@ -7,7 +7,6 @@
  */
 #include "flow-network.h"
 #include "network-model.h"
-
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
@@ -76,9 +75,9 @@ BuildDumbbell(uint32_t base)
     for (uint32_t i = 0; i < 2; ++i)
     {
         NetDeviceContainer link = access.Install(d->senders.Get(i), d->router);
-        addresses.SetBase(("10." + std::to_string(base) + "." + std::to_string(i + 1) + ".0")
-                              .c_str(),
-                          "255.255.255.0");
+        addresses.SetBase(
+            ("10." + std::to_string(base) + "." + std::to_string(i + 1) + ".0").c_str(),
+            "255.255.255.0");
         addresses.Assign(link);
     }
     NetDeviceContainer last = narrow.Install(d->router, d->receiver);
@@ -105,11 +104,11 @@ SendMessages(Dumbbell& d, double bytes)
     TcpTransportSettings settings;
     for (uint32_t i = 0; i < 2; ++i)
     {
-        const uint32_t connection =
-            d.network->Connect(d.senders.Get(i),
-                               d.receiverAddress,
-                               settings,
-                               [](const std::string& why, bool, uint32_t) { FAIL() << why; });
+        const uint32_t connection
+            = d.network->Connect(d.senders.Get(i),
+                                 d.receiverAddress,
+                                 settings,
+                                 [](const std::string& why, bool, uint32_t) { FAIL() << why; });
         for (uint32_t m = 0; m < 2; ++m)
         {
             auto framed = std::make_shared<std::vector<uint8_t>>(static_cast<size_t>(bytes), 0);

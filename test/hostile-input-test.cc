@@ -42,21 +42,31 @@ TEST(HostileInput, OutputFoldersAreCheckedInOnePlaceBeforeAnythingIsWritten)
     };
     const std::string longName(300, 'n');
     const std::vector<Case> cases = {
-        {"a grid over a finished run", "--lr=0.01,0.02 --out=" + dir + "/run",
-         "holds the complete results of another configuration", ""},
-        {"a run of another configuration over a finished run", "--lr=0.07 --out=" + dir + "/run",
-         "differs in: lr", ""},
-        {"a replay into its own run", "--replay " + dir + "/run --out=" + dir + "/run",
-         "is the run folder whose recording is replayed", ""},
+        {"a grid over a finished run",
+         "--lr=0.01,0.02 --out=" + dir + "/run",
+         "holds the complete results of another configuration",
+         ""},
+        {"a run of another configuration over a finished run",
+         "--lr=0.07 --out=" + dir + "/run",
+         "differs in: lr",
+         ""},
+        {"a replay into its own run",
+         "--replay " + dir + "/run --out=" + dir + "/run",
+         "is the run folder whose recording is replayed",
+         ""},
         {"a replay into a folder inside its run",
          "--replay " + dir + "/run --link.latency=40ms --out=" + dir + "/run/sub",
-         "is inside the run folder whose recording is replayed", dir + "/run/sub"},
-        {"a folder name over 255 bytes", "--out=" + dir + "/" + longName,
-         "bytes a file system takes for one name", dir + "/" + longName.substr(0, 200)},
-        {"a grid in a folder named over 255 bytes", "--lr=0.01,0.02 --out=" + dir + "/" + longName,
-         "bytes a file system takes for one name", dir + "/" + longName.substr(0, 200)},
-        {"a file as the folder", "--out=" + dir + "/run/config.ini", "is a file, not a folder",
-         ""},
+         "is inside the run folder whose recording is replayed",
+         dir + "/run/sub"},
+        {"a folder name over 255 bytes",
+         "--out=" + dir + "/" + longName,
+         "bytes a file system takes for one name",
+         dir + "/" + longName.substr(0, 200)},
+        {"a grid in a folder named over 255 bytes",
+         "--lr=0.01,0.02 --out=" + dir + "/" + longName,
+         "bytes a file system takes for one name",
+         dir + "/" + longName.substr(0, 200)},
+        {"a file as the folder", "--out=" + dir + "/run/config.ini", "is a file, not a folder", ""},
     };
     for (const Case& c : cases)
     {
@@ -86,7 +96,7 @@ TEST(HostileInput, ASecondGridOnAFolderIsRefusedAtOnce)
     ASSERT_GE(first, 0);
     if (first == 0)
     {
-        ::execl("/bin/sh", "sh", "-c", (grid + " >/dev/null 2>&1").c_str(), (char*)nullptr);
+        ::execl("/bin/sh", "sh", "-c", (grid + " >/dev/null 2>&1").c_str(), (char*) nullptr);
         ::_exit(127);
     }
     // Bounded: the first grid takes its lock within seconds.
@@ -97,8 +107,8 @@ TEST(HostileInput, ASecondGridOnAFolderIsRefusedAtOnce)
     std::string output;
     const auto start = std::chrono::steady_clock::now();
     const int second = RunCommand("timeout 60 " + grid, output);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     int status = 0;
     ::waitpid(first, &status, 0);
     ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the first grid ends well";
@@ -130,16 +140,17 @@ TEST(HostileInput, AFifoAsAnyInputFileIsRefusedAtOnce)
         {"compute.file", "--compute.file=" + fifo},
     };
     fs::create_directory(dir + "/data");
-    for (const char* name : {"train-images-idx3-ubyte", "train-labels-idx1-ubyte",
-                             "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"})
+    for (const char* name : {"train-images-idx3-ubyte",
+                             "train-labels-idx1-ubyte",
+                             "t10k-images-idx3-ubyte",
+                             "t10k-labels-idx1-ubyte"})
     {
         ASSERT_EQ(::mkfifo((dir + "/data/" + name).c_str(), 0600), 0);
     }
     for (const auto& [name, args] : cases)
     {
-        const int status =
-            RunCommand("timeout 60 " + kSmall + " --rounds=1 " + args + " --out=" + dir + "/x",
-                       output);
+        const int status = RunCommand(
+            "timeout 60 " + kSmall + " --rounds=1 " + args + " --out=" + dir + "/x", output);
         EXPECT_EQ(status, 2) << name << ": " << output;
         EXPECT_NE(output.find("FIFO"), std::string::npos) << name << ": " << output;
         EXPECT_TRUE(!fs::exists(dir + "/x") || fs::is_empty(dir + "/x"))

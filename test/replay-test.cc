@@ -16,8 +16,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <limits>
 #include <gtest/gtest.h>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -359,20 +359,26 @@ TEST(Replay, EveryRecordedValueOutOfRangeIsRefusedByName)
     const double inf = std::numeric_limits<double>::infinity();
     using Alter = std::function<void(dlsim::LearningRecord&)>;
     const std::vector<std::tuple<std::string, Alter, std::string>> cases = {
-        {"accuracy above 1", [](auto& r) { r.nodes[1].evaluations[0].accuracy = 1.5; },
+        {"accuracy above 1",
+         [](auto& r) { r.nodes[1].evaluations[0].accuracy = 1.5; },
          "node 1, evaluation 1 (after round "},
-        {"accuracy below 0", [](auto& r) { r.nodes[1].evaluations[0].accuracy = -0.1; },
+        {"accuracy below 0",
+         [](auto& r) { r.nodes[1].evaluations[0].accuracy = -0.1; },
          "accuracy -0.1 is not in [0, 1]"},
-        {"accuracy NaN", [nan](auto& r) { r.nodes[1].evaluations[0].accuracy = nan; },
+        {"accuracy NaN",
+         [nan](auto& r) { r.nodes[1].evaluations[0].accuracy = nan; },
          "accuracy nan is not in [0, 1]"},
         {"loss infinite before divergence",
          [inf](auto& r) { r.nodes[1].evaluations[0].loss = inf; },
          "loss inf is not a finite number"},
-        {"loss negative", [](auto& r) { r.nodes[1].evaluations[0].loss = -1; },
+        {"loss negative",
+         [](auto& r) { r.nodes[1].evaluations[0].loss = -1; },
          "loss -1 is not a finite number of at least 0"},
-        {"training loss negative", [](auto& r) { r.nodes[2].rounds[0].trainLoss = -3; },
+        {"training loss negative",
+         [](auto& r) { r.nodes[2].rounds[0].trainLoss = -3; },
          "node 2, round 1: training loss -3 is below 0"},
-        {"compute time negative", [](auto& r) { r.nodes[0].computeTimeNs = -5; },
+        {"compute time negative",
+         [](auto& r) { r.nodes[0].computeTimeNs = -5; },
          "a node's header holds values no recording has"},
         {"compute time of centuries",
          [](auto& r) { r.nodes[0].computeTimeNs = INT64_MAX; },
@@ -383,20 +389,26 @@ TEST(Replay, EveryRecordedValueOutOfRangeIsRefusedByName)
         {"values beyond the payload",
          [](auto& r) { r.nodes[3].rounds[0].valueBytes = r.nodes[3].rounds[0].payloadBytes + 1; },
          "a round has more value bytes than payload bytes"},
-        {"a learner too few", [](auto& r) { r.nodes.pop_back(); },
+        {"a learner too few",
+         [](auto& r) { r.nodes.pop_back(); },
          "learner count: the recording holds 3 learners; the scenario has nodes = 4"},
-        {"a round too few", [](auto& r) { r.nodes[2].rounds.pop_back(); },
+        {"a round too few",
+         [](auto& r) { r.nodes[2].rounds.pop_back(); },
          "node 2: the recording holds 1 rounds; the scenario has rounds = 2"},
-        {"other training rounds", [](auto& r) { r.nodes[2].trainingRounds = 7; },
+        {"other training rounds",
+         [](auto& r) { r.nodes[2].trainingRounds = 7; },
          "training rounds are 7; the scenario has rounds = 2"},
-        {"an evaluation missing", [](auto& r) { r.nodes[1].evaluations.pop_back(); },
+        {"an evaluation missing",
+         [](auto& r) { r.nodes[1].evaluations.pop_back(); },
          "no evaluation after round 2, which the scenario evaluates (eval.every = 10, rounds = 2)"},
-        {"a learner without evaluations", [](auto& r) { r.nodes[1].evaluations.clear(); },
+        {"a learner without evaluations",
+         [](auto& r) { r.nodes[1].evaluations.clear(); },
          "evaluations: 3 learners have evaluations in the recording; the scenario evaluates 4"},
         {"an evaluation after a round not recorded",
          [](auto& r) { r.nodes[1].evaluations.back().round = 9; },
          "the round is beyond the recording's 2 rounds"},
-        {"directed flag of another algorithm", [](auto& r) { r.nodes[0].directed = true; },
+        {"directed flag of another algorithm",
+         [](auto& r) { r.nodes[0].directed = true; },
          "marks the algorithm as made for directed graphs, but choco is made for undirected"},
     };
     for (const auto& [name, alter, message] : cases)
@@ -625,8 +637,9 @@ TEST(GridTable, NotReachedSaysWhetherTheBudgetOrTheRoundsEndedTheRun)
     };
     EXPECT_NE(table("1500s", "1502.3").find("not reached within 1500 s"), std::string::npos)
         << table("1500s", "1502.3");
-    EXPECT_NE(table("1500s", "199").find("not reached in 120 rounds (the cap, before the 1500 s "
-                                         "budget)"),
+    EXPECT_NE(table("1500s", "199")
+                  .find("not reached in 120 rounds (the cap, before the 1500 s "
+                        "budget)"),
               std::string::npos)
         << table("1500s", "199");
     EXPECT_NE(table("none", "199").find("not reached in 120 rounds"), std::string::npos)

@@ -3,6 +3,7 @@
  * dlsim: an ns-3 module for decentralized learning.
  */
 #include "idx-reader.h"
+
 #include "user-file.h"
 
 #include <algorithm>
