@@ -67,6 +67,13 @@ PathKey(const std::string& name, const std::string& defaultValue, const std::str
     return key;
 }
 
+ScenarioKey
+BookkeepingKey(ScenarioKey key)
+{
+    key.changesResults = false;
+    return key;
+}
+
 namespace
 {
 
@@ -105,12 +112,13 @@ SeedKeys()
          "1",
          "seeds everything drawn at random: data split, topology, links, models",
          {"ns3::LearnerApplication::Seed"}},
-        {"repeat",
-         "1",
-         "runs of every grid point with seeds seed, seed+1, ..., seed+N-1 (1 to 100; with a "
-         "list of seeds, N from each listed one): each seed's run in its own folder, as a seed "
-         "axis makes them; points.csv, the grid table and the figures give the mean and 95% "
-         "confidence interval over a point's seeds"},
+        BookkeepingKey(
+            {"repeat",
+             "1",
+             "runs of every grid point with seeds seed, seed+1, ..., seed+N-1 (1 to 100; with a "
+             "list of seeds, N from each listed one): each seed's run in its own folder, as a seed "
+             "axis makes them; points.csv, the grid table and the figures give the mean and 95% "
+             "confidence interval over a point's seeds"}),
     };
     return keys;
 }
@@ -134,9 +142,11 @@ SetupKeys()
     return keys;
 }
 
-/// The keys after the underlays' keys.
+/// The network's own keys after the underlays': the links', the cross traffic's, the rate
+/// traces', the captures' and TCP's (ScenarioKey::network, as the underlays' and the network
+/// model's are).
 const std::vector<ScenarioKey>&
-LinkKeys()
+NetworkKeys()
 {
     static const std::vector<ScenarioKey> keys = {
         {"link.mtu", "1500", "link MTU in bytes", {"ns3::PointToPointNetDevice::Mtu"}},
@@ -180,27 +190,31 @@ LinkKeys()
          "up",
          "links that follow trace.file: list of link roles (all, up, down, access, core, wan, "
          "router, direct) and link directions FROM:TO named as in links.csv (e.g. 3:core)"},
-        {"capture.pcap",
-         "[]",
-         "pcap captures (for Wireshark or tshark) of these link directions, chosen as "
-         "trace.links chooses (e.g. [up, wan] or [3:core]): one file capture/FROM_TO.pcap per "
-         "direction with the PPP frames the device at FROM sends and receives, as tcpdump on "
-         "that interface would; results do not depend on it"},
-        {"capture.ascii",
-         "[]",
-         "ns-3 ASCII traces of these link directions (chosen as capture.pcap): one file "
-         "capture/FROM_TO.tr per direction, a line per packet the device at FROM enqueues (+), "
-         "sends (-), drops (d) or receives (r), with its headers"},
-        {"capture.snaplen",
-         "0",
-         "bytes of each packet kept in capture.pcap files, at most 262144; 0: whole packets "
-         "(the model payloads too: a capture is as large as the traffic; 96 keeps the PPP, IP "
-         "and TCP headers)"},
-        {"capture.flowmon",
-         "false",
-         "install ns-3's FlowMonitor on every node and write flowmon.xml (its statistics, "
-         "histograms and probes) and flows.csv (per flow: ends, packets, bytes, throughput, "
-         "mean delay and jitter, lost packets) when the run finishes"},
+        BookkeepingKey(
+            {"capture.pcap",
+             "[]",
+             "pcap captures (for Wireshark or tshark) of these link directions, chosen as "
+             "trace.links chooses (e.g. [up, wan] or [3:core]): one file capture/FROM_TO.pcap per "
+             "direction with the PPP frames the device at FROM sends and receives, as tcpdump on "
+             "that interface would; results do not depend on it"}),
+        BookkeepingKey(
+            {"capture.ascii",
+             "[]",
+             "ns-3 ASCII traces of these link directions (chosen as capture.pcap): one file "
+             "capture/FROM_TO.tr per direction, a line per packet the device at FROM enqueues (+), "
+             "sends (-), drops (d) or receives (r), with its headers"}),
+        BookkeepingKey(
+            {"capture.snaplen",
+             "0",
+             "bytes of each packet kept in capture.pcap files, at most 262144; 0: whole packets "
+             "(the model payloads too: a capture is as large as the traffic; 96 keeps the PPP, IP "
+             "and TCP headers)"}),
+        BookkeepingKey(
+            {"capture.flowmon",
+             "false",
+             "install ns-3's FlowMonitor on every node and write flowmon.xml (its statistics, "
+             "histograms and probes) and flows.csv (per flow: ends, packets, bytes, throughput, "
+             "mean delay and jitter, lost packets) when the run finishes"}),
         {"tcp.segment_size",
          "0",
          "TCP MSS in bytes; 0: MTU - 52 (IP, TCP and timestamp headers)",
@@ -231,6 +245,16 @@ LinkKeys()
          "longest TCP ACK delay; auto: the profile's (ns3: 200 ms; linux: 40 ms); must stay "
          "below tcp.min_rto",
          {"ns3::TcpSocket::DelAckTimeout", "ns3::LearnerApplication::TcpDelAckTimeout"}},
+    };
+    return keys;
+}
+
+/// The keys after the network's: compute times, faults, evaluations, the target, tuning and
+/// how a run is carried out. They change what is learned, or when, or nothing (BookkeepingKey).
+const std::vector<ScenarioKey>&
+StudyKeys()
+{
+    static const std::vector<ScenarioKey> keys = {
         {"compute.model",
          "flops",
          "flops, fixed or measured (measured is not reproducible)",
@@ -292,38 +316,47 @@ LinkKeys()
          "learners that evaluate, drawn at random; 0: all",
          {"ns3::LearnerApplication::Evaluate"}},
         {"target_accuracy", "0.7", "mean test accuracy whose time and bytes to reach are reported"},
-        {"tune.lr",
-         "[0.01, 0.03, 0.05]",
-         "./dlsim tune: learning rates tried for every algorithm (as ALGORITHM.lr)"},
-        {"tune.alpha",
-         "[]",
-         "./dlsim tune: sharing fractions tried for every algorithm that has ALGORITHM.alpha "
-         "([]: not tuned)"},
-        {"tune.gamma",
-         "[0.1, 0.25, 0.5]",
-         "./dlsim tune: consensus step sizes tried for every algorithm that has ALGORITHM.gamma "
-         "(CHOCO-SGD)"},
-        {"tune.rounds", "0", "./dlsim tune: rounds of each tuning run (0: the scenario's rounds)"},
-        {"run.stall_timeout",
-         "auto",
-         "stop with an error when no learner completes a round or receives a payload byte for "
-         "this long (simulated time; not while a learner trains or a fault holds a host or "
-         "link down); auto: 10 times the run's longest round so far, at least 120s"},
-        {"run.replay",
-         "true",
-         "a grid trains once for points that differ only in network keys and replays that "
-         "learning over the other points' networks (see the doc's Train once, replay the "
-         "network); false: every point trains (the same results, for timing comparisons)"},
-        {"run.threads",
-         "auto",
-         "worker threads that train and evaluate the learners while the simulator runs the "
-         "network (auto: every core, divided among the runs a grid runs at once with -j, "
-         "counting those that can start; 1: train in the simulator's thread); results do not "
-         "depend on it"},
-        {"run.time_limit",
-         "none",
-         "stop with an error when the simulated time reaches this before every learner finished"},
-        {"out", "", "run directory; default results/<scenario name>"},
+        BookkeepingKey(
+            {"tune.lr",
+             "[0.01, 0.03, 0.05]",
+             "./dlsim tune: learning rates tried for every algorithm (as ALGORITHM.lr)"}),
+        BookkeepingKey(
+            {"tune.alpha",
+             "[]",
+             "./dlsim tune: sharing fractions tried for every algorithm that has ALGORITHM.alpha "
+             "([]: not tuned)"}),
+        BookkeepingKey({"tune.gamma",
+                        "[0.1, 0.25, 0.5]",
+                        "./dlsim tune: consensus step sizes tried for every algorithm that has "
+                        "ALGORITHM.gamma "
+                        "(CHOCO-SGD)"}),
+        BookkeepingKey({"tune.rounds",
+                        "0",
+                        "./dlsim tune: rounds of each tuning run (0: the scenario's rounds)"}),
+        BookkeepingKey(
+            {"run.stall_timeout",
+             "auto",
+             "stop with an error when no learner completes a round or receives a payload byte for "
+             "this long (simulated time; not while a learner trains or a fault holds a host or "
+             "link down); auto: 10 times the run's longest round so far, at least 120s"}),
+        BookkeepingKey(
+            {"run.replay",
+             "true",
+             "a grid trains once for points that differ only in network keys and replays that "
+             "learning over the other points' networks (see the doc's Train once, replay the "
+             "network); false: every point trains (the same results, for timing comparisons)"}),
+        BookkeepingKey(
+            {"run.threads",
+             "auto",
+             "worker threads that train and evaluate the learners while the simulator runs the "
+             "network (auto: every core, divided among the runs a grid runs at once with -j, "
+             "counting those that can start; 1: train in the simulator's thread); results do not "
+             "depend on it"}),
+        BookkeepingKey({"run.time_limit",
+                        "none",
+                        "stop with an error when the simulated time reaches this before every "
+                        "learner finished"}),
+        BookkeepingKey({"out", "", "run directory; default results/<scenario name>"}),
     };
     return keys;
 }
@@ -403,12 +436,12 @@ AlgorithmsOfKey(const std::string& key)
 bool
 ChangesResults(const std::string& key)
 {
-    // Captures only watch the packets: a run with them computes the same bytes. `repeat` says
-    // how many runs a grid makes; each of them is one run with its own seed. `tune.*` lists
-    // what ./dlsim tune tries; a run uses the values chosen.
-    return key != "out" && key != "run.threads" && key != "run.replay" && key != "run.stall_timeout"
-           && key != "run.time_limit" && key != "repeat" && key.rfind("capture.", 0) != 0
-           && key.rfind("tune.", 0) != 0;
+    // As declared with the key (BookkeepingKey); a key this version does not know (a
+    // config.ini of another) is taken to change results, so that it is never ignored.
+    const auto& keys = ScenarioKeys();
+    const auto it = std::find_if(
+        keys.begin(), keys.end(), [&key](const ScenarioKey& k) { return k.name == key; });
+    return it == keys.end() || it->changesResults;
 }
 
 const std::vector<ScenarioKey>&
@@ -444,22 +477,14 @@ ScenarioKeys()
         AddRegistered<UnderlayRegistration>(keys, "network", "direct");
         AddRegistered<NetworkModelRegistration>(
             keys, "network.model", "packet", {"ns3::LearnerApplication::NetworkModel"});
-        const size_t linkKeys = keys.size();
-        keys.insert(keys.end(), LinkKeys().begin(), LinkKeys().end());
-        // The network's keys: the underlays' (their registrations'), the network model's, the
-        // links', the cross traffic's, the rate traces', TCP's and the captures'. Compute times,
-        // faults, round modes and evaluations stay out: they change what is learned, or when.
-        static const char* const kNetworkPrefixes[]
-            = {"link.", "cross.", "trace.", "tcp.", "capture."};
+        keys.insert(keys.end(), NetworkKeys().begin(), NetworkKeys().end());
+        // The network's keys are the ones its groups declare: the underlays' (their
+        // registrations'), the network model's and NetworkKeys().
         for (size_t i = 0; i < keys.size(); ++i)
         {
-            bool network = i >= underlayKeys && i < linkKeys;
-            for (const char* prefix : kNetworkPrefixes)
-            {
-                network = network || keys[i].name.rfind(prefix, 0) == 0;
-            }
-            keys[i].network = network;
+            keys[i].network = i >= underlayKeys;
         }
+        keys.insert(keys.end(), StudyKeys().begin(), StudyKeys().end());
         generation = RegistryGeneration();
         for (size_t i = 0; i < keys.size(); ++i)
         {

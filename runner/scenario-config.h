@@ -36,7 +36,8 @@ struct ScenarioKey
     /// A key of the network only (the underlay's keys, link.*, cross.*, trace.*, tcp.*,
     /// capture.*): in synchronous rounds what is learned does not depend on it, so a grid
     /// trains once for points that differ only in such keys and replays the learning over the
-    /// others' networks (learning-replay.h). Set by ScenarioKeys(), in one place.
+    /// others' networks (learning-replay.h). Follows from the group that declares the key
+    /// (the underlays' and the network model's registrations, NetworkKeys in scenario-config.cc).
     bool network = false;
     /// A file or folder the run reads: a relative path written in a scenario file is read from
     /// that file's folder (ScenarioConfig::Load). Declared with the key (PathKey,
@@ -44,6 +45,11 @@ struct ScenarioKey
     bool path = false;
     /// The values of a path key that name no file ("builtin"), taken as they are.
     std::vector<std::string> words = {};
+    /// Whether its value changes what a run computes. False (BookkeepingKey) for where results
+    /// go, how a run is carried out or watched, and what a grid or ./dlsim tune makes of
+    /// runs: runs differing only in such keys are the same run when a grid resumes, a folder is
+    /// overwritten, a recording is replayed or grid axes are found (ChangesResults).
+    bool changesResults = true;
 };
 
 /**
@@ -55,6 +61,12 @@ struct ScenarioKey
 ScenarioKey PathKey(const std::string& name,
                     const std::string& defaultValue,
                     const std::string& help);
+
+/**
+ * \param key a key as declared
+ * \return the key, marked as one whose value changes no result (ScenarioKey::changesResults)
+ */
+ScenarioKey BookkeepingKey(ScenarioKey key);
 
 /**
  * Split a value at the commas outside brackets: "a, b" is two values (a grid axis), "[0.1, 0.2]"
@@ -75,12 +87,13 @@ std::map<std::string, std::string> AttributesSetByKeys();
 void WriteKeyTableRst(std::ostream& out);
 
 /**
- * Whether `key` can change a run's results. Not `out` (where they go), `run.threads` and
- * `run.replay` (how fast they come), the watchdog's `run.stall_timeout` and `run.time_limit` (they
- * stop a run, and a run that finished is the same whatever they were), `repeat` (how many runs a
- * grid makes, each one run of its own seed), nor the `capture.*` keys (they only watch the
- * packets): runs differing only in these are the same run when a grid resumes, a folder is
- * overwritten or grid axes are found.
+ * Whether `key` can change a run's results, as its declaration says (ScenarioKey::changesResults):
+ * not `out` (where they go), `run.*` (how fast they come, and the watchdog's limits: a run that
+ * finished is the same whatever they were), `repeat` (how many runs a grid makes, each one run
+ * of its own seed), `capture.*` (they only watch the packets) nor `tune.*` (what ./dlsim tune
+ * tries; a run uses the values chosen). A key no declaration names counts as changing them.
+ * \param key a key's name
+ * \return whether runs that differ in it can differ in their results
  */
 bool ChangesResults(const std::string& key);
 
