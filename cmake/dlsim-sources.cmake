@@ -115,6 +115,7 @@ set(DLSIM_RUNNER_SOURCES
   ${DLSIM_SOURCE_DIR}/runner/figure-style.cc
   ${DLSIM_SOURCE_DIR}/runner/gnuplot-script.cc
   ${DLSIM_SOURCE_DIR}/runner/grid-scheduler.cc
+  ${DLSIM_SOURCE_DIR}/runner/grid-time-left.cc
   ${DLSIM_SOURCE_DIR}/runner/grid-table.cc
   ${DLSIM_SOURCE_DIR}/runner/learning-replay.cc
   ${DLSIM_SOURCE_DIR}/runner/point-tables.cc

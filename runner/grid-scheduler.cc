@@ -7,6 +7,7 @@
 #include "capture-config.h"
 #include "external-command.h"
 #include "grid-table.h"
+#include "grid-time-left.h"
 #include "learning-replay.h"
 #include "result-files.h"
 #include "results-plots.h"
@@ -408,25 +409,44 @@ RunGrid(const ScenarioConfig& config,
                           [&sources](size_t i) { return sources.empty() || sources[i] == i; });
     size_t next = 0; // points started (or skipped) so far
     size_t finished = 0;
-    double pointSeconds = 0.0; // wall time of the points that ran to an end here
-    size_t pointsTimed = 0;
     auto elapsed = [&start]()
     {
         return std::chrono::duration<double>(Clock::now() - start).count();
     };
-    // The wall time left: a finished point's mean for every point not started, the rest of it
-    // for every running one, shared by the parallel jobs.
-    auto timeLeft = [&]()
+    auto kindOf = [&sources](size_t i)
     {
-        const double mean = pointSeconds / pointsTimed;
-        double work = mean * static_cast<double>(points.size() - next);
+        return sources.empty() || sources[i] == i ? PointKind::Trains : PointKind::Replays;
+    };
+    // The wall time left, from the points that ran to an end here, by kind: a grid trains its
+    // first points and replays the rest, which cost a fraction of a training.
+    GridTimeLeft timeLeft;
+    auto describeTimeLeft = [&]()
+    {
+        std::vector<PointKind> waiting;
+        for (size_t i = 0; i < points.size(); ++i)
+        {
+            if (state[i] == State::Waiting)
+            {
+                waiting.push_back(kindOf(i));
+            }
+        }
+        std::vector<std::pair<PointKind, double>> runs;
         for (const auto& [pid, run] : running)
         {
-            work += std::max(
-                0.0, mean - std::chrono::duration<double>(Clock::now() - run.started).count());
+            runs.emplace_back(kindOf(run.point),
+                              std::chrono::duration<double>(Clock::now() - run.started).count());
         }
-        const size_t remaining = points.size() - finished;
-        return work / static_cast<double>(std::max<size_t>(1, std::min<size_t>(jobs, remaining)));
+        const GridTimeLeft::Estimate left = timeLeft.Left(waiting, runs, jobs);
+        std::string text = "about " + HumanDuration(left.seconds) + " left";
+        if (left.replaysAsTrainings)
+        {
+            text = "at most " + text + " (no replay has finished: replays counted as trainings)";
+        }
+        else if (left.trainingsAsReplays)
+        {
+            text = "at least " + text + " (no training has finished: trainings counted as replays)";
+        }
+        return text;
     };
     while (next < points.size() || !running.empty())
     {
@@ -522,8 +542,7 @@ RunGrid(const ScenarioConfig& config,
         state[index] = State::Done;
         std::cout << "[" << ++finished << "/" << points.size() << "] " << point.name << ": ";
         const double pointWall = std::chrono::duration<double>(Clock::now() - started).count();
-        pointSeconds += pointWall;
-        ++pointsTimed;
+        timeLeft.Finished(kindOf(index), pointWall);
         if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         {
             std::cout << "done in " << HumanDuration(pointWall) << " wall (" << DescribeOutcome(out)
@@ -536,7 +555,7 @@ RunGrid(const ScenarioConfig& config,
         }
         if (finished < points.size())
         {
-            std::cout << "; about " << HumanDuration(timeLeft()) << " left";
+            std::cout << "; " << describeTimeLeft();
         }
         std::cout << std::endl;
     }

@@ -4,6 +4,7 @@
  * other machines, collecting and plotting, and one folder per run.
  */
 #include "external-command.h"
+#include "grid-time-left.h"
 #include "results-writer.h"
 #include "run-command.h"
 #include "scenario-grid.h"
@@ -615,3 +616,38 @@ INSTANTIATE_TEST_SUITE_P(
 
 } // namespace
 } // namespace ns3
+
+// A grid trains its first points and replays the rest at a fraction of a training's cost: the
+// time left is estimated by kind (the figures are arithmetic on the given wall times).
+TEST(Grid, TheTimeLeftIsEstimatedPerKindOfPoint)
+{
+    using ns3::GridTimeLeft;
+    using ns3::PointKind;
+    GridTimeLeft left;
+    left.Finished(PointKind::Trains, 100.0);
+    left.Finished(PointKind::Trains, 120.0);
+    // No replay finished yet: 2 waiting replays at the trainings' mean of 110 s, one running
+    // training with 10 s of its 110 left, on 2 jobs: (220 + 100) / 2, an upper bound.
+    GridTimeLeft::Estimate e = left.Left({PointKind::Replays, PointKind::Replays},
+                                         {{PointKind::Trains, 10.0}},
+                                         2);
+    EXPECT_DOUBLE_EQ(e.seconds, 160.0);
+    EXPECT_TRUE(e.replaysAsTrainings);
+    EXPECT_FALSE(e.trainingsAsReplays);
+    // Once a replay has finished (20 s), replays are estimated at their own mean: (40 + 100) / 2.
+    left.Finished(PointKind::Replays, 20.0);
+    e = left.Left({PointKind::Replays, PointKind::Replays}, {{PointKind::Trains, 10.0}}, 2);
+    EXPECT_DOUBLE_EQ(e.seconds, 70.0);
+    EXPECT_FALSE(e.replaysAsTrainings);
+    // A running point past its kind's mean adds nothing; one job left for one point.
+    e = left.Left({}, {{PointKind::Replays, 30.0}}, 4);
+    EXPECT_DOUBLE_EQ(e.seconds, 0.0);
+    e = left.Left({PointKind::Trains}, {}, 4);
+    EXPECT_DOUBLE_EQ(e.seconds, 110.0);
+    // Trainings with only replays timed: a lower bound, and said.
+    GridTimeLeft replaysOnly;
+    replaysOnly.Finished(PointKind::Replays, 5.0);
+    e = replaysOnly.Left({PointKind::Trains}, {}, 1);
+    EXPECT_DOUBLE_EQ(e.seconds, 5.0);
+    EXPECT_TRUE(e.trainingsAsReplays);
+}
