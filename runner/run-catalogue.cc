@@ -198,12 +198,34 @@ FindRunFolders(const std::string& dir)
     }
     else if (fs::is_directory(dir))
     {
-        for (const auto& entry : fs::recursive_directory_iterator(dir))
+        // Symbolic links to run folders are followed (a folder of links gathers runs from
+        // several grids); each directory is read once, by its canonical path, so a link that
+        // points back up cannot make the walk loop.
+        std::set<fs::path> seen;
+        std::vector<fs::path> todo{fs::path(dir)};
+        while (!todo.empty())
         {
-            const std::string name = entry.path().filename().string();
-            if (entry.is_regular_file() && (name == "summary.csv" || name == "summary.json"))
+            const fs::path at = todo.back();
+            todo.pop_back();
+            std::error_code error;
+            const fs::path canonical = fs::canonical(at, error);
+            if (error || !seen.insert(canonical).second)
             {
-                folders.push_back(entry.path().parent_path().string());
+                continue;
+            }
+            for (const auto& entry : fs::directory_iterator(at, error))
+            {
+                const std::string name = entry.path().filename().string();
+                std::error_code kind;
+                if (entry.is_directory(kind))
+                {
+                    todo.push_back(entry.path());
+                }
+                else if (entry.is_regular_file(kind)
+                         && (name == "summary.csv" || name == "summary.json"))
+                {
+                    folders.push_back(entry.path().parent_path().string());
+                }
             }
         }
     }

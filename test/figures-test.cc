@@ -333,6 +333,27 @@ TEST(Figures, SweepFiguresSayOverHowManySeeds)
     fs::remove_all(dir);
 }
 
+// A folder of symbolic links to runs (gathered from several grids) is plotted as a folder of
+// runs; a link back up the tree is read once, not followed for ever.
+TEST(Figures, AFolderOfLinksToRunsIsPlotted)
+{
+    const std::string runs = FreshTempFolder("linked-runs");
+    const std::string links = FreshTempFolder("run-links");
+    for (std::string bw : {"1Mbps", "10Mbps"})
+    {
+        WriteRun(runs + "/link.bandwidth=" + bw,
+                 "seed = 1\ntarget_accuracy = 0.6\n[link]\nbandwidth = " + bw + "\n",
+                 Stretched(1.0));
+        fs::create_directory_symlink(runs + "/link.bandwidth=" + bw, links + "/" + bw);
+    }
+    fs::create_directory_symlink(links, links + "/loop");
+    const std::string output = Plot("--plot " + links);
+    EXPECT_NE(output.find("figures"), std::string::npos) << output;
+    EXPECT_TRUE(fs::exists(links + "/plots/sweep-link.bandwidth-time.gp")) << output;
+    fs::remove_all(links);
+    fs::remove_all(runs);
+}
+
 /// The catalogue reads a finished run whole: its keys, summary by column, resolved values, curve.
 TEST(RunCatalogue, ReadsAFinishedRunWhole)
 {
