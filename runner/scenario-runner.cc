@@ -825,7 +825,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
             << ": nothing is trained, only the network is simulated" << std::endl;
     }
     WireByteCounter wire;
-    wire.Install(hosts);
+    wire.Install(hosts, network);
     plan.capture->Install(underlay, out, log);
     SetRunStep("running the simulation");
     Simulator::Run();

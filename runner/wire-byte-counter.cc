@@ -12,8 +12,20 @@ namespace ns3
 {
 
 void
-WireByteCounter::Install(const NodeContainer& hosts)
+WireByteCounter::Install(const NodeContainer& hosts, Ptr<NetworkModel> network)
 {
+    if (network && !network->MovesPackets())
+    {
+        m_network = network;
+        for (uint32_t i = 0; i < hosts.GetN(); ++i)
+        {
+            for (uint32_t d = 0; d < hosts.Get(i)->GetNDevices(); ++d)
+            {
+                m_hostDevices.push_back(hosts.Get(i)->GetDevice(d));
+            }
+        }
+        return;
+    }
     for (uint32_t i = 0; i < hosts.GetN(); ++i)
     {
         hosts.Get(i)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
@@ -24,6 +36,15 @@ WireByteCounter::Install(const NodeContainer& hosts)
 double
 WireByteCounter::GetBytes() const
 {
+    if (m_network)
+    {
+        uint64_t carried = 0;
+        for (const Ptr<NetDevice>& device : m_hostDevices)
+        {
+            carried += m_network->GetCarried(device).txBytes;
+        }
+        return static_cast<double>(carried);
+    }
     return static_cast<double>(m_bytes);
 }
 
