@@ -203,7 +203,8 @@ RunTuning(const ScenarioConfig& config, const GridOptions& options, const std::s
               << " runs choose each algorithm's settings on a validation set ("
               << tuning.GetString("eval.validation") << " of the training samples, held out), "
               << tuning.GetString("rounds") << " rounds each, in " << tuning.GetString("out")
-              << std::endl;
+              << " (a folder beside " << config.GetString("out")
+              << ", which gets the comparison with the settings chosen)" << std::endl;
     for (const auto& [axis, value] : TunedAt(config))
     {
         std::cout << "dlsim: tune: tuned at " << axis << " = " << value << " (the first of "

@@ -149,6 +149,11 @@ TEST(Grid, TuneChoosesOnValidationThenCompares)
     const std::string command = TuneCommand(out, "--algorithm=dpsgd,choco --tune.gamma=[0.05,0.5]");
     std::string output;
     ASSERT_EQ(RunCommand(command, output), 0) << output;
+    // The tuning's own folder is announced before anything runs, as beside --out.
+    const size_t announced = output.find(" rounds each, in " + out + "-tuning (a folder beside "
+                                         + out + ", which gets the comparison");
+    EXPECT_NE(announced, std::string::npos) << output;
+    EXPECT_LT(announced, output.find("[start]")) << output;
     // 2 D-PSGD candidates and 2 x 2 CHOCO-SGD ones, each evaluated on held-out training samples.
     size_t tuningRuns = 0;
     for (const auto& entry : std::filesystem::directory_iterator(out + "-tuning"))
