@@ -185,17 +185,17 @@ ThrowSyntaxError(const po::error& e)
     throw ScenarioError(std::string("dlsim-run: ") + e.what() + " (see dlsim-run --help)");
 }
 
-/// --plot DIR or --collect DIR (argv[1]), then only the options of PlotOptionsDescription.
+/// --plot or --collect (argv[1]), then one folder and the options of PlotOptionsDescription, in
+/// any order (`--plot --figure-style=paper DIR` as `--plot DIR --figure-style=paper`).
 RunArguments
 ParsePlotArguments(const std::vector<std::string>& args)
 {
     RunArguments line;
     line.action = args[0] == "--plot" ? RunArguments::Action::Plot : RunArguments::Action::Collect;
-    line.folder = args[1];
     po::parsed_options parsed(nullptr);
     try
     {
-        parsed = po::command_line_parser(std::vector<std::string>(args.begin() + 2, args.end()))
+        parsed = po::command_line_parser(std::vector<std::string>(args.begin() + 1, args.end()))
                      .options(PlotOptionsDescription())
                      .style(kStyle)
                      .allow_unregistered()
@@ -205,14 +205,26 @@ ParsePlotArguments(const std::vector<std::string>& args)
     {
         ThrowSyntaxError(e);
     }
+    std::vector<std::string> folders;
     for (const std::string& other :
          po::collect_unrecognized(parsed.options, po::include_positional))
     {
-        throw ScenarioError("dlsim plot/collect take only --target_accuracy=X, "
-                            "--figure-style=screen|paper, --band=BAND, --log-x and --log-y after "
-                            "DIR, got '"
-                            + other + "'");
+        if (other.rfind('-', 0) == 0)
+        {
+            throw ScenarioError("dlsim plot/collect take one folder and only --target_accuracy=X, "
+                                "--figure-style=screen|paper, --band=BAND, --log-x and --log-y, "
+                                "got '"
+                                + other + "'");
+        }
+        folders.push_back(other);
     }
+    if (folders.size() != 1)
+    {
+        throw ScenarioError("dlsim plot/collect take one folder of runs, got "
+                            + std::to_string(folders.size())
+                            + (folders.empty() ? "" : " ('" + folders[0] + "', '" + folders[1] + "')"));
+    }
+    line.folder = folders.front();
     for (const po::option& option : parsed.options)
     {
         const std::string value = option.value.empty() ? "" : "=" + option.value.front();
@@ -227,7 +239,7 @@ RunArguments
 ParseRunArguments(int argc, char** argv)
 {
     const std::vector<std::string> args(argv + 1, argv + argc);
-    if (args.size() >= 2 && (args[0] == "--plot" || args[0] == "--collect"))
+    if (!args.empty() && (args[0] == "--plot" || args[0] == "--collect"))
     {
         return ParsePlotArguments(args);
     }

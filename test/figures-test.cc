@@ -354,6 +354,25 @@ TEST(Figures, AFolderOfLinksToRunsIsPlotted)
     fs::remove_all(runs);
 }
 
+// `--plot --figure-style=paper DIR` is `--plot DIR --figure-style=paper`: options before or after
+// the folder; a second folder, none, or an option plotting does not take is refused by name.
+TEST(Figures, PlotOptionsGoBeforeOrAfterTheFolder)
+{
+    const std::string dir = FreshTempFolder("plot-order");
+    WriteRun(dir + "/run", "seed = 1\ntarget_accuracy = 0.6\n", Stretched(1.0));
+    std::string output = Plot("--plot --figure-style=paper " + dir);
+    EXPECT_NE(output.find("PDF and SVG"), std::string::npos) << output;
+    output = Plot("--plot " + dir + " --figure-style paper");
+    EXPECT_NE(output.find("PDF and SVG"), std::string::npos) << output;
+    output = Plot("--plot", 2);
+    EXPECT_NE(output.find("take one folder of runs, got 0"), std::string::npos) << output;
+    output = Plot("--plot " + dir + " " + dir + "/run", 2);
+    EXPECT_NE(output.find("got 2"), std::string::npos) << output;
+    output = Plot("--plot " + dir + " --rounds=3", 2);
+    EXPECT_NE(output.find("got '--rounds=3'"), std::string::npos) << output;
+    fs::remove_all(dir);
+}
+
 /// The catalogue reads a finished run whole: its keys, summary by column, resolved values, curve.
 TEST(RunCatalogue, ReadsAFinishedRunWhole)
 {
