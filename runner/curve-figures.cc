@@ -8,6 +8,7 @@
 #include "gnuplot-script.h"
 #include "result-files.h"
 #include "run-points.h"
+#include "swept-values.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,7 +31,14 @@ struct CurveFigure
     std::string column; ///< summary.csv's column of the target crossing on this x axis
     std::string xlabel;
     double scale; ///< of the x values (bytes shown in MB)
+    /// What the figure's title says first: the facet's value ("link.bandwidth = 1Mbps"), or
+    /// where the bands left out of a figure of many curves are drawn. Empty: nothing.
+    std::string note;
 };
+
+/// A figure shows at most this many bands apart; with more curves it draws none and says where
+/// they are (one figure per value of a swept key, DrawCurveFigures).
+constexpr size_t kMaxBands = 8;
 
 /// Points of one algorithm share its colour and marker and differ by dash pattern, numbered in
 /// the same order in every figure: each point's number among its algorithm's.
@@ -46,7 +54,8 @@ DashVariants(const std::vector<RunPoint>& points)
     return variant;
 }
 
-/// Draw figure `p`: a mean curve (and a band, for up to 8 points) per point, crossings marked.
+/// Draw figure `p`: a mean curve (and a band, for up to kMaxBands points) per point, crossings
+/// marked.
 void
 DrawCurveFigure(const CurveFigure& p,
                 const std::vector<RunPoint>& points,
@@ -68,9 +77,9 @@ DrawCurveFigure(const CurveFigure& p,
     {
         band = most > 1 ? "seeds" : "nodes";
     }
-    if (points.size() > 8)
+    if (points.size() > kMaxBands)
     {
-        band = "none"; // more bands than a figure can show apart
+        band = "none"; // more bands than a figure can show apart: p.note says where they are
     }
     // The data: one block per point with a curve (gnuplot does not count empty blocks).
     const std::string file = set.plotDir + "/" + p.name + ".dat";
@@ -111,13 +120,16 @@ DrawCurveFigure(const CurveFigure& p,
          << "\nset yrange [0:1]\nset datafile separator whitespace\n"
          << "set style fill transparent solid 0.15 noborder\n"
          << AxisCommands("x", xs, set.options.logX, false, set.format.maxXTics);
-    if (most > 1)
+    if (most > 1 || !p.note.empty())
     {
+        const std::string seeds = most > 1 ? "mean over " + SeedCountText(fewest, most) + bandText
+                                                 + "; each curve ends where the first of its "
+                                                   "seeds ended; target marked at the mean over "
+                                                   "the seeds that reached it"
+                                           : "";
         body << "set title "
-             << GnuplotQuote(WrapText("mean over " + SeedCountText(fewest, most) + bandText
-                                          + "; each curve ends where the first of its seeds "
-                                            "ended; target marked at the mean over the seeds "
-                                            "that reached it",
+             << GnuplotQuote(WrapText(p.note + (p.note.empty() || seeds.empty() ? "" : "; ")
+                                          + seeds,
                                       set.format.titleWidth))
              << " font \"," << (set.format.paper ? 7 : 10) << "\"\n";
     }
@@ -212,11 +224,69 @@ DrawCurveFigures(const std::vector<RunRecord>& runs, const FigureSet& set)
             "bytes sent per node (MB)",
             1e-6},
            {"accuracy-vs-rounds", Progress::Round, "round_to_target", "round", 1}};
-    for (const CurveFigure& figure : figures)
+    // Too many curves for their bands: the bands go to small multiples, one figure per value of
+    // the first swept key other than the algorithm (the network condition of a sweep), each with
+    // every algorithm's band at that value, in the key's order (1Mbps before 10Mbps).
+    std::string facet;
+    for (const std::string& axis : set.axes)
     {
-        DrawCurveFigure(figure, points, variant, set);
+        if (points.size() > kMaxBands && facet.empty() && axis != "algorithm" && axis != "seed")
+        {
+            facet = axis;
+        }
     }
-    return figures.size();
+    std::vector<std::string> values;
+    for (const RunPoint& point : points)
+    {
+        for (const auto& [key, value] : point.values)
+        {
+            if (key == facet && std::find(values.begin(), values.end(), value) == values.end())
+            {
+                values.push_back(value);
+            }
+        }
+    }
+    std::stable_sort(values.begin(),
+                     values.end(),
+                     [&facet](const std::string& a, const std::string& b)
+                     { return SweptValueBefore(facet, a, b); });
+    size_t drawn = 0;
+    for (CurveFigure figure : figures)
+    {
+        if (points.size() > kMaxBands)
+        {
+            figure.note = "no bands with " + std::to_string(points.size()) + " curves"
+                          + (facet.empty() ? "" : ": see the figures " + figure.name + "-" + facet
+                                                      + "=VALUE, one per value");
+        }
+        DrawCurveFigure(figure, points, variant, set);
+        ++drawn;
+        for (size_t v = 0; v < values.size(); ++v)
+        {
+            std::vector<RunPoint> at;
+            std::vector<size_t> atVariant;
+            for (size_t i = 0; i < points.size(); ++i)
+            {
+                for (const auto& [key, value] : points[i].values)
+                {
+                    if (key == facet && value == values[v])
+                    {
+                        at.push_back(points[i]);
+                        atVariant.push_back(variant[i]);
+                    }
+                }
+            }
+            CurveFigure panel = figure;
+            panel.name = figure.name + "-" + facet + "=" + SafeFileName(values[v]);
+            panel.note = facet + " = " + values[v]
+                         + (at.size() > kMaxBands
+                                ? "; no bands with " + std::to_string(at.size()) + " curves"
+                                : "");
+            DrawCurveFigure(panel, at, atVariant, set);
+            ++drawn;
+        }
+    }
+    return drawn;
 }
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 #include "curve-figures.h"
 #include "run-catalogue.h"
 #include "run-index.h"
+#include "run-points.h"
 #include "sweep-figures.h"
 
 #include <filesystem>
@@ -18,13 +19,15 @@ namespace ns3
 size_t
 PlotRuns(const std::string& dir, std::ostream& log, const PlotOptions& options)
 {
-    const std::vector<RunRecord> runs = RequireFinishedRuns(dir, options.targetAccuracy, std::cerr);
+    std::vector<RunRecord> runs = RequireFinishedRuns(dir, options.targetAccuracy, std::cerr);
     FigureSet set;
     set.plotDir = dir + "/plots";
     std::filesystem::create_directories(set.plotDir);
     set.options = options;
     set.format = FormatFor(options);
     set.axes = RunAxes(runs);
+    // Legends in the swept values' order (1Mbps before 10Mbps), as index.csv lists them.
+    SortRunsBySweptValues(runs, set.axes);
     set.target = runs[0].config.at("target_accuracy");
     // The curves first, then the sweeps: in this order, as the log reports them.
     size_t figures = DrawCurveFigures(runs, set);

@@ -56,21 +56,7 @@ std::vector<RunPoint>
 WriteIndex(const std::string& dir, std::vector<RunRecord> runs, std::ostream& log)
 {
     const std::vector<std::string> axes = RunAxes(runs);
-    std::stable_sort(runs.begin(),
-                     runs.end(),
-                     [&axes](const RunRecord& a, const RunRecord& b)
-                     {
-                         for (const auto& axis : axes)
-                         {
-                             const std::string& x = a.config.at(axis);
-                             const std::string& y = b.config.at(axis);
-                             if (x != y)
-                             {
-                                 return SweptValueBefore(axis, x, y);
-                             }
-                         }
-                         return false;
-                     });
+    SortRunsBySweptValues(runs, axes);
     std::ostringstream index;
     index << AxisColumnsHeader(axes);
     // Every run's summary.csv has this header (ReadSummaryCsv checked it).

@@ -4,6 +4,8 @@
  */
 #include "run-points.h"
 
+#include "swept-values.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -36,6 +38,26 @@ PointWithValues(std::vector<RunPoint>& points,
     }
     points.push_back(RunPoint{values, {}, 0});
     return points.back();
+}
+
+void
+SortRunsBySweptValues(std::vector<RunRecord>& runs, const std::vector<std::string>& axes)
+{
+    std::stable_sort(runs.begin(),
+                     runs.end(),
+                     [&axes](const RunRecord& a, const RunRecord& b)
+                     {
+                         for (const auto& axis : axes)
+                         {
+                             const std::string& x = a.config.at(axis);
+                             const std::string& y = b.config.at(axis);
+                             if (x != y)
+                             {
+                                 return SweptValueBefore(axis, x, y);
+                             }
+                         }
+                         return false;
+                     });
 }
 
 std::vector<RunPoint>

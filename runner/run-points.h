@@ -46,6 +46,10 @@ struct RunPoint
 RunPoint& PointWithValues(std::vector<RunPoint>& points,
                           const std::vector<std::pair<std::string, std::string>>& values);
 
+/// Sort `runs` by their values on `axes`, in order (SweptValueBefore: 1Mbps before 10Mbps), so
+/// that index.csv, points.csv and the figures' legends list them in one order.
+void SortRunsBySweptValues(std::vector<RunRecord>& runs, const std::vector<std::string>& axes);
+
 /// `runs` gathered into points: runs with the same values on `axes` other than `seed`.
 std::vector<RunPoint> GroupSeeds(const std::vector<RunRecord>& runs,
                                  const std::vector<std::string>& axes);

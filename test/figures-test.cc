@@ -373,6 +373,54 @@ TEST(Figures, PlotOptionsGoBeforeOrAfterTheFolder)
     fs::remove_all(dir);
 }
 
+// Nine curves are more bands than a figure shows apart: the figure of all says so and where they
+// are, and one figure per swept bandwidth (in the rates' order) draws every algorithm's band.
+TEST(Figures, ManyCurvesGetOneFigurePerSweptValueWithTheirBands)
+{
+    const std::string dir = FreshTempFolder("facets");
+    for (std::string algorithm : {"dpsgd", "jwins", "topk"})
+    {
+        for (std::string bw : {"1Mbps", "10Mbps", "100Mbps"})
+        {
+            for (std::string seed : {"1", "2"})
+            {
+                WriteRun(dir + "/" + algorithm + "-" + bw + "-" + seed,
+                         "seed = " + seed + "\nalgorithm = " + algorithm
+                             + "\ntarget_accuracy = 0.6\n[link]\nbandwidth = " + bw + "\n",
+                         Stretched(seed == "1" ? 1.0 : 1.2));
+            }
+        }
+    }
+    const std::string output = Plot("--plot " + dir);
+    const std::string all = ReadWholeFile(dir + "/plots/accuracy-vs-time.gp");
+    EXPECT_NE(all.find("no bands with 9 curves: see the figures "
+                       "accuracy-vs-time-link.bandwidth=VALUE"),
+              std::string::npos)
+        << all;
+    EXPECT_EQ(all.find("filledcurves"), std::string::npos) << all;
+    // Legends in the rates' order, not as text (10Mbps would come before 1Mbps).
+    EXPECT_LT(all.find("D-PSGD, 1Mbps'"), all.find("D-PSGD, 10Mbps'")) << all;
+    EXPECT_LT(all.find("D-PSGD, 10Mbps'"), all.find("D-PSGD, 100Mbps'")) << all;
+    for (std::string bw : {"1Mbps", "10Mbps", "100Mbps"})
+    {
+        const std::string facet
+            = ReadWholeFile(dir + "/plots/accuracy-vs-time-link.bandwidth=" + bw + ".gp");
+        EXPECT_NE(facet.find("link.bandwidth = " + bw + "; mean over 2 seeds"), std::string::npos)
+            << facet;
+        size_t bands = 0;
+        for (size_t at = facet.find("filledcurves"); at != std::string::npos;
+             at = facet.find("filledcurves", at + 1))
+        {
+            ++bands;
+        }
+        // One band per algorithm, in each of the script's two outputs (PNG and SVG).
+        EXPECT_EQ(bands, 2 * 3u) << bw << "\n" << facet;
+        EXPECT_TRUE(fs::exists(dir + "/plots/accuracy-vs-bytes-link.bandwidth=" + bw + ".gp"));
+    }
+    EXPECT_NE(output.find("14 figures"), std::string::npos) << output;
+    fs::remove_all(dir);
+}
+
 /// The catalogue reads a finished run whole: its keys, summary by column, resolved values, curve.
 TEST(RunCatalogue, ReadsAFinishedRunWhole)
 {
