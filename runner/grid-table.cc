@@ -193,6 +193,47 @@ DescribeOutcome(const std::string& out)
            + Field(fields->at("final_accuracy_mean"), 3, 1, "none (no evaluation)") + ", target "
            + (time.empty() ? "not reached" : "at " + Field(time, -1, 1, "") + " s");
 }
+namespace
+{
+
+/**
+ * The evaluations a point's time to target was interpolated between: "0.31-0.62" for one run
+ * (seconds), the widest over the seeds that reached it ("0.31 wide at most") for several; "-"
+ * where none reached it or the runs have no curve.
+ */
+std::string
+BracketCell(const RunPoint& point)
+{
+    std::vector<std::pair<double, double>> brackets;
+    for (const RunRecord& run : point.runs)
+    {
+        if (run.targetBracket)
+        {
+            brackets.push_back(*run.targetBracket);
+        }
+    }
+    if (brackets.empty())
+    {
+        return "-";
+    }
+    if (point.runs.size() == 1)
+    {
+        int precision = -1;
+        const std::string low = Number(brackets[0].first, precision);
+        precision = -1;
+        return low + "-" + Number(brackets[0].second, precision);
+    }
+    double widest = 0.0;
+    for (const auto& [low, high] : brackets)
+    {
+        widest = std::max(widest, high - low);
+    }
+    int precision = -1;
+    return Number(widest, precision) + " wide at most";
+}
+
+} // namespace
+
 std::string
 GridTable(const std::vector<RunPoint>& points, const std::string& target)
 {
@@ -221,7 +262,10 @@ GridTable(const std::vector<RunPoint>& points, const std::string& target)
         header.push_back("seeds");
     }
     header.push_back("network model");
-    for (const char* column : {"final accuracy", "time to target (s)", "MB/node to target"})
+    for (const char* column : {"final accuracy",
+                               "time to target (s)",
+                               "MB/node to target",
+                               "evaluated around it (s)"})
     {
         header.push_back(column);
     }
@@ -264,7 +308,7 @@ GridTable(const std::vector<RunPoint>& points, const std::string& target)
         }
         if (point.runs.empty())
         {
-            row.insert(row.end(), {"failed", "-", "-"});
+            row.insert(row.end(), {"failed", "-", "-", "-"});
         }
         else if (!seeds)
         {
@@ -280,10 +324,15 @@ GridTable(const std::vector<RunPoint>& points, const std::string& target)
             row.push_back(SeedsCell(point, "time_to_target_s", -1, 1, NotReached(point.runs[0])));
             row.push_back(SeedsCell(point, "bytes_per_node_to_target", -1, 1e-6, "not reached"));
         }
+        if (!point.runs.empty())
+        {
+            row.push_back(BracketCell(point));
+        }
         rows.push_back(row);
     }
     std::string title = "dlsim: grid results (target accuracy " + target
-                        + "; time and bytes to it interpolated between evaluations";
+                        + "; time and bytes to it interpolated between the evaluations around "
+                          "it, whose times the last column gives";
     if (seeds)
     {
         title += "; over the seeds of each point: mean \u00b1 half-width of the 95% confidence "

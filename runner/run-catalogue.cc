@@ -329,6 +329,9 @@ RunRecord::Retarget(double target)
     summary["time_to_target_s"] = crossing ? text(crossing->time) : "";
     summary["bytes_per_node_to_target"] = crossing ? text(crossing->bytesPerNode) : "";
     summary["round_to_target"] = crossing ? text(crossing->round) : "";
+    targetBracket = crossing ? std::optional<std::pair<double, double>>(
+                                   {crossing->evaluatedBelow, crossing->evaluatedAbove})
+                             : std::nullopt;
     auto last = FindLastCrossing(curve.value(), target);
     summary["time_stays_above_target_s"] = last ? text(last->time) : "";
 }

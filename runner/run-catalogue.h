@@ -39,6 +39,9 @@ struct RunRecord
     std::string NetworkModelText() const;
     /// curve.csv's evaluations; nullopt when the run has no curve.csv.
     std::optional<std::vector<CurvePoint>> curve;
+    /// The evaluations around the time to target (TargetCrossing::evaluatedBelow and
+    /// evaluatedAbove), set by Retarget; nullopt when not reached or without a curve.
+    std::optional<std::pair<double, double>> targetBracket;
 
     /**
      * Set target_accuracy and the to-target columns for `target` from the curve, the way the

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -65,7 +66,7 @@ WriteIndex(const std::string& dir, std::vector<RunRecord> runs, std::ostream& lo
     // The target the to-target columns refer to, which `collect --target_accuracy` changes.
     const bool targetColumn = std::find(axes.begin(), axes.end(), "target_accuracy") == axes.end();
     index << "run," << (targetColumn ? "target_accuracy," : "") << header
-          << ",network_model,network_fidelity\n";
+          << ",network_model,network_fidelity,target_evaluated_below_s,target_evaluated_above_s\n";
     for (const auto& run : runs)
     {
         index << AxisColumns(axes, [&run](const std::string& axis) { return run.config.at(axis); })
@@ -80,7 +81,18 @@ WriteIndex(const std::string& dir, std::vector<RunRecord> runs, std::ostream& lo
             index << "," << (it == run.summary.end() ? "" : it->second);
         }
         index << "," << CsvField(run.config.at("network.model")) << ","
-              << CsvField(run.networkFidelity) << "\n";
+              << CsvField(run.networkFidelity) << ",";
+        // The evaluations the time to target was interpolated between (empty: not reached).
+        if (run.targetBracket)
+        {
+            index << std::setprecision(10) << run.targetBracket->first << ","
+                  << run.targetBracket->second;
+        }
+        else
+        {
+            index << ",";
+        }
+        index << "\n";
     }
     WriteFileAtomically(dir + "/index.csv", index.str());
     // The runs over their seeds, in the index's order.

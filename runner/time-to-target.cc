@@ -27,14 +27,16 @@ CrossingInto(const std::vector<CurvePoint>& curve, size_t i, double target)
     const CurvePoint& p = curve[i];
     if (i == 0)
     {
-        return TargetCrossing{p.time, p.bytesPerNode, p.round};
+        return TargetCrossing{p.time, p.bytesPerNode, p.round, p.time, p.time};
     }
     const CurvePoint& q = curve[i - 1];
     // q is below the target and p at or above it, so the denominator is positive.
     const double f = (target - q.accuracyMean) / (p.accuracyMean - q.accuracyMean);
     return TargetCrossing{q.time + f * (p.time - q.time),
                           q.bytesPerNode + f * (p.bytesPerNode - q.bytesPerNode),
-                          q.round + f * (p.round - q.round)};
+                          q.round + f * (p.round - q.round),
+                          q.time,
+                          p.time};
 }
 
 } // namespace

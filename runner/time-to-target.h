@@ -35,6 +35,11 @@ struct TargetCrossing
     double time = 0.0;
     double bytesPerNode = 0.0;
     double round = 0.0; ///< fractional when the crossing lies between two evaluations
+    /// The bracket the crossing was interpolated in: the simulated times of the last evaluation
+    /// below the target and of the first at or above it (both the first evaluation's when it is
+    /// already at or above). Its width is how far the evaluations let the time to target move.
+    double evaluatedBelow = 0.0;
+    double evaluatedAbove = 0.0;
 };
 
 /// No simulated-time budget: every crossing counts.

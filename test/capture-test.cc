@@ -460,8 +460,11 @@ TEST(Capture, ApproximateFlowRunsAreFlaggedInEveryTable)
     const std::string summary = ReadWholeFile(dir + "/grid-summary.txt");
     EXPECT_NE(summary.find("flow (approximate)"), std::string::npos) << summary;
     const std::string index = ReadWholeFile(dir + "/index.csv");
-    EXPECT_NE(index.find(",network_model,network_fidelity\n"), std::string::npos) << index;
-    EXPECT_NE(index.find(",packet,\n"), std::string::npos) << index;
+    EXPECT_NE(index.find(",network_model,network_fidelity,target_evaluated_below_s,"
+                         "target_evaluated_above_s\n"),
+              std::string::npos)
+        << index;
+    EXPECT_NE(index.find(",packet,,"), std::string::npos) << index;
     EXPECT_NE(index.find(",flow,queues overflowed on "), std::string::npos) << index;
     const std::string points = ReadWholeFile(dir + "/points.csv");
     EXPECT_NE(points.find(",network_model,approximate_runs\n"), std::string::npos) << points;

@@ -165,14 +165,21 @@ TEST(TimeToTarget, InterpolatesBetweenTheEvaluationsAroundTheFirstCrossing)
     EXPECT_NEAR(c->time, 5.0 + 5.0 / 3.0, 1e-12);
     EXPECT_NEAR(c->bytesPerNode, 1e6 + 2e6 / 3.0, 1e-6);
     EXPECT_NEAR(c->round, 10.0 + 10.0 / 3.0, 1e-12);
-    // Reached at an evaluation: exactly that evaluation.
+    // Its bracket: the evaluations at 5 s (below) and 10 s (at or above).
+    EXPECT_DOUBLE_EQ(c->evaluatedBelow, 5.0);
+    EXPECT_DOUBLE_EQ(c->evaluatedAbove, 10.0);
+    // Reached at an evaluation: exactly that evaluation, bracketed by the one before.
     c = FindTargetCrossing(curve, 0.8);
     ASSERT_TRUE(c.has_value());
     EXPECT_DOUBLE_EQ(c->time, 10.0);
-    // Already at the first evaluation: no earlier one to interpolate from.
+    EXPECT_DOUBLE_EQ(c->evaluatedBelow, 5.0);
+    EXPECT_DOUBLE_EQ(c->evaluatedAbove, 10.0);
+    // Already at the first evaluation: no earlier one to interpolate from, a bracket of width 0.
     c = FindTargetCrossing(curve, 0.05);
     ASSERT_TRUE(c.has_value());
     EXPECT_DOUBLE_EQ(c->time, 0.0);
+    EXPECT_DOUBLE_EQ(c->evaluatedBelow, 0.0);
+    EXPECT_DOUBLE_EQ(c->evaluatedAbove, 0.0);
     EXPECT_FALSE(FindTargetCrossing(curve, 0.95).has_value());
     EXPECT_THROW(ParseCurveLine("10,abc,1,0.5"), std::runtime_error);
 }
@@ -749,6 +756,7 @@ TEST(Figures, AGridReportsProgressAndEndsWithATableOfItsPoints)
     EXPECT_NE(output.find("(point 1 of 2: link.bandwidth=1Mbps)"), std::string::npos) << output;
     EXPECT_NE(output.find("(point 2 of 2: link.bandwidth=10Mbps)"), std::string::npos) << output;
     EXPECT_NE(output.find("left"), std::string::npos) << "no time left estimated:\n" << output;
+    EXPECT_NE(output.find("evaluated around it (s)"), std::string::npos) << output;
     const size_t table = output.find("dlsim: grid results");
     ASSERT_NE(table, std::string::npos) << output;
     auto index = ReadIndex(out + "/index.csv");
@@ -783,6 +791,13 @@ TEST(Figures, AGridReportsProgressAndEndsWithATableOfItsPoints)
         if (crossing)
         {
             EXPECT_NEAR(std::stod(row["time_to_target_s"]), crossing->time, 1e-9);
+            // The evaluations around it, in index.csv and bracketing the interpolated time.
+            const double below = std::stod(row["target_evaluated_below_s"]);
+            const double above = std::stod(row["target_evaluated_above_s"]);
+            EXPECT_DOUBLE_EQ(below, crossing->evaluatedBelow);
+            EXPECT_DOUBLE_EQ(above, crossing->evaluatedAbove);
+            EXPECT_LE(below, crossing->time);
+            EXPECT_GE(above, crossing->time);
         }
     }
     fs::remove_all(out);
