@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <unistd.h>
 
 using namespace ns3;
 using namespace dlsim; // the learning core (model/core)
@@ -78,6 +79,18 @@ RunSingle(const ScenarioConfig& config,
     if (plot)
     {
         PlotRuns(config.GetString("out"), std::cout, plotOptions);
+    }
+    // A log file that filled up lost lines: the run's results are complete, its log is not.
+    std::cout.flush();
+    std::cerr.flush();
+    if (!std::cout || !std::cerr)
+    {
+        const std::string message = "dlsim: error: the log file " + options.logFile
+                                    + " could not be written whole (is the disk full?); the "
+                                      "results in " + config.GetString("out") + " are complete\n";
+        const int fd = StderrBeforeLogFile() >= 0 ? StderrBeforeLogFile() : STDERR_FILENO;
+        [[maybe_unused]] const ssize_t written = ::write(fd, message.data(), message.size());
+        return 1;
     }
     return 0;
 }
@@ -172,6 +185,27 @@ RunScenarioOrGrid(const RunArguments& line, RunOptions options)
 
 } // namespace
 
+namespace
+{
+
+/**
+ * An error message as printed: one of over 4 KB (a key or value of megabytes quoted whole) keeps
+ * its first 2,000 and last 500 bytes, and says how much it left out.
+ */
+std::string
+PrintableMessage(const std::string& message)
+{
+    constexpr size_t kLongest = 4096;
+    if (message.size() <= kLongest)
+    {
+        return message;
+    }
+    return message.substr(0, 2000) + " ... (" + std::to_string(message.size() - 2500)
+           + " bytes left out) ... " + message.substr(message.size() - 500);
+}
+
+} // namespace
+
 int
 main(int argc, char** argv)
 {
@@ -202,12 +236,12 @@ main(int argc, char** argv)
     }
     catch (const RecordingTooShortError& e)
     {
-        std::cerr << "dlsim: error: " << e.what() << std::endl;
+        std::cerr << "dlsim: error: " << PrintableMessage(e.what()) << std::endl;
         return kRecordingTooShortExit;
     }
     catch (const std::exception& e)
     {
-        std::cerr << "dlsim: error: " << e.what() << std::endl;
+        std::cerr << "dlsim: error: " << PrintableMessage(e.what()) << std::endl;
         return ExitStatusFor(e);
     }
 }

@@ -740,6 +740,11 @@ ScenarioConfig::Load(const std::string& file, const std::vector<std::string>& ov
         }
         std::stringstream in;
         in << stream.rdbuf();
+        // A UTF-8 byte order mark, which some editors put first, is no part of the first key.
+        if (in.str().rfind("\xEF\xBB\xBF", 0) == 0)
+        {
+            in.str(in.str().substr(3));
+        }
         recorded = WrittenByDlsim(in.str());
         try
         {

@@ -4,6 +4,8 @@
  */
 #include "scenario-grid.h"
 
+#include "swept-values.h"
+
 #include "result-files.h"
 #include "value-text.h"
 
@@ -101,6 +103,21 @@ ExpandGrid(const ScenarioConfig& config)
             {
                 throw ScenarioError(axis + ": empty value in the list '"
                                     + ShownText(config.GetString(axis)) + "'");
+            }
+        }
+        // Two values the key reads alike (0.01 and 0.010, 1Mbps and 1000kbps) would run one
+        // point twice under two names.
+        const std::vector<std::string>& list = values.back();
+        for (size_t i = 0; i < list.size(); ++i)
+        {
+            for (size_t j = i + 1; j < list.size(); ++j)
+            {
+                if (SameSweptValue(axis, list[i], list[j]))
+                {
+                    throw ScenarioError(axis + ": the values '" + ShownText(list[i]) + "' and '"
+                                        + ShownText(list[j])
+                                        + "' are the same; a grid runs each value once");
+                }
             }
         }
     }

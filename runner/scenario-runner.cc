@@ -32,6 +32,7 @@
 #include "run-folder.h"
 #include "torch-version.h"
 #include "underlay-config.h"
+#include "user-file.h"
 #include "wire-byte-counter.h"
 
 #include <cerrno>
@@ -552,11 +553,20 @@ CheckInputs(const ScenarioPlan& plan)
     }
 }
 
+/// The standard error the run had before RedirectOutputTo (-1: never redirected).
+int g_stderrBeforeLogFile = -1;
+
 /// Send what the run prints to `path` from now on (a grid point's log, opened once its folder
 /// is locked so that no other run's log is truncated).
 void
 RedirectOutputTo(const std::string& path)
 {
+    // A FIFO would block the open until a reader came, a device such as /dev/full would take
+    // every line and keep none: the log is a regular file, as every file a user names.
+    if (const std::string why = dlsim::UnreadableFileReason(path); !why.empty())
+    {
+        throw ScenarioError("--log-file " + path + ": " + why);
+    }
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
     {
@@ -564,6 +574,10 @@ RedirectOutputTo(const std::string& path)
     }
     std::cout.flush();
     std::cerr.flush();
+    if (g_stderrBeforeLogFile < 0)
+    {
+        g_stderrBeforeLogFile = ::fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0);
+    }
     ::dup2(fd, STDOUT_FILENO);
     ::dup2(fd, STDERR_FILENO);
     ::close(fd);
@@ -940,6 +954,12 @@ PrintChocoTuning(const ScenarioConfig& c, std::ostream& out)
         out << p.gamma << "," << p.finalError << "," << (p.diverged ? "yes" : "no") << "\n";
     }
     out << "best gamma: " << result.bestGamma << std::endl;
+}
+
+int
+StderrBeforeLogFile()
+{
+    return g_stderrBeforeLogFile;
 }
 
 } // namespace ns3

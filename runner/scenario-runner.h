@@ -53,6 +53,12 @@ void CheckScenario(const ScenarioConfig& config);
  */
 void PrintChocoTuning(const ScenarioConfig& config, std::ostream& out);
 
+/**
+ * \return the standard error a run had before its `logFile` took it (a descriptor), so that a
+ * log that could not be written can still be reported; -1 when no log file took it.
+ */
+int StderrBeforeLogFile();
+
 } // namespace ns3
 
 #endif // DLSIM_SCENARIO_RUNNER_H

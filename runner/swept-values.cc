@@ -89,6 +89,34 @@ SweptValueBefore(const std::string& axis, const std::string& a, const std::strin
     return a < b;
 }
 
+bool
+SameSweptValue(const std::string& axis, const std::string& a, const std::string& b)
+{
+    if (a == b)
+    {
+        return true;
+    }
+    if (!NumericColumnSuffix(axis).empty())
+    {
+        try
+        {
+            const double x = NumericValue(axis, a);
+            const double y = NumericValue(axis, b);
+            if (std::isfinite(x) && std::isfinite(y))
+            {
+                return x == y;
+            }
+        }
+        catch (const std::exception&)
+        {
+            // A random variable or a file: compared as text.
+        }
+    }
+    double x = 0;
+    double y = 0;
+    return ParseDecimal(a, x) && ParseDecimal(b, y) && x == y;
+}
+
 std::string
 AxisColumnsHeader(const std::vector<std::string>& axes)
 {

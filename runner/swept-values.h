@@ -44,6 +44,10 @@ std::string AxisColumns(const std::vector<std::string>& axes,
 /// numbers, the rest as text; so a grid's points and `collect` list runs in one order.
 bool SweptValueBefore(const std::string& axis, const std::string& a, const std::string& b);
 
+/// Whether `a` and `b` are one value of `axis` written two ways (0.01 and 0.010, 1Mbps and
+/// 1000kbps): the same number, or the same text where they are no one number.
+bool SameSweptValue(const std::string& axis, const std::string& a, const std::string& b);
+
 } // namespace ns3
 
 #endif // DLSIM_SWEPT_VALUES_H

@@ -66,6 +66,7 @@ WriteFiles(const std::string& dir)
     write("tiny-step.csv", "time_s,rate\n0,10Mbps\n1e-12,2Mbps\n");
     write("access-fast.csv", "host,up,down,latency\n0,1e30bps,10Mbps,5ms\n");
     write("huge.ini", "topology = " + std::string(2000000, 'x') + "\n");
+    write("huge-key.ini", std::string(10000000, 'k') + " = 1\n");
     // An IDX image file whose header claims four million 28x28 images, in 57 bytes.
     std::string idx = std::string("\x00\x00\x08\x03", 4) + std::string("\x00\x3d\x09\x00", 4)
                       + std::string("\x00\x00\x00\x1c", 4) + std::string("\x00\x00\x00\x1c", 4);
@@ -111,6 +112,16 @@ TEST(BadInput, EveryCaseGetsItsExitStatusAndAMessageNamingTheProblem)
         {"not a number", "--nodes=abc", 2, {"nodes"}},
         {"too few nodes", "--nodes=1", 2, {"nodes"}},
         {"unknown key", "--bandwith=10Mbps", 2, {"bandwith"}},
+        {"a key of 10 MB, shown shortened", "{DIR}/huge-key.ini", 2, {"kkkk", "bytes left out"}},
+        {"one grid value written twice", "--lr=0.01,0.010", 2, {"lr", "'0.01' and '0.010'"}},
+        {"one rate written twice",
+         "--link.bandwidth=1Mbps,1000kbps",
+         2,
+         {"link.bandwidth", "are the same"}},
+        {"a device as the log file",
+         "--log-file=/dev/full",
+         2,
+         {"--log-file /dev/full", "not a regular file"}},
         {"bad rate", "--link.bandwidth=fast", 2, {"link.bandwidth", "fast"}},
         {"bad random variable",
          "--link.latency='ns3::UniformRandomVariable[Mn=1]'",

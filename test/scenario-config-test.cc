@@ -53,6 +53,17 @@ TEST(ScenarioConfig, DefaultsFileSectionsAndOverrides)
     std::filesystem::remove(path);
 }
 
+// A file saved with a UTF-8 byte order mark (as some editors save) is read as without it: the
+// mark is not part of its first key ("unrecognised option '\ufeffnodes'" before).
+TEST(ScenarioConfig, AByteOrderMarkIsNoPartOfTheFirstKey)
+{
+    std::string path = WriteScenario("\xEF\xBB\xBFnodes = 8\nrounds = 5\n");
+    ScenarioConfig c = ScenarioConfig::Load(path, {});
+    EXPECT_EQ(c.GetUint("nodes"), 8u);
+    EXPECT_EQ(c.GetUint("rounds"), 5u);
+    std::filesystem::remove(path);
+}
+
 TEST(ScenarioConfig, UnknownKeysAreRejectedByName)
 {
     std::string path = WriteScenario("nodes = 8\nbandwith = 10Mbps\n");
