@@ -128,9 +128,9 @@ DrawCurveFigure(const CurveFigure& p,
                                                    "the seeds that reached it"
                                            : "";
         body << "set title "
-             << GnuplotQuote(WrapText(p.note + (p.note.empty() || seeds.empty() ? "" : "; ")
-                                          + seeds,
-                                      set.format.titleWidth))
+             << GnuplotQuote(
+                    WrapText(p.note + (p.note.empty() || seeds.empty() ? "" : "; ") + seeds,
+                             set.format.titleWidth))
              << " font \"," << (set.format.paper ? 7 : 10) << "\"\n";
     }
     // Where each point reaches the target (the mean over its seeds that reached it): a larger
@@ -256,8 +256,9 @@ DrawCurveFigures(const std::vector<RunRecord>& runs, const FigureSet& set)
         if (points.size() > kMaxBands)
         {
             figure.note = "no bands with " + std::to_string(points.size()) + " curves"
-                          + (facet.empty() ? "" : ": see the figures " + figure.name + "-" + facet
-                                                      + "=VALUE, one per value");
+                          + (facet.empty() ? ""
+                                           : ": see the figures " + figure.name + "-" + facet
+                                                 + "=VALUE, one per value");
         }
         DrawCurveFigure(figure, points, variant, set);
         ++drawn;

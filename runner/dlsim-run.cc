@@ -87,7 +87,8 @@ RunSingle(const ScenarioConfig& config,
     {
         const std::string message = "dlsim: error: the log file " + options.logFile
                                     + " could not be written whole (is the disk full?); the "
-                                      "results in " + config.GetString("out") + " are complete\n";
+                                      "results in "
+                                    + config.GetString("out") + " are complete\n";
         const int fd = StderrBeforeLogFile() >= 0 ? StderrBeforeLogFile() : STDERR_FILENO;
         [[maybe_unused]] const ssize_t written = ::write(fd, message.data(), message.size());
         return 1;

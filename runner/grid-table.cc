@@ -262,10 +262,8 @@ GridTable(const std::vector<RunPoint>& points, const std::string& target)
         header.push_back("seeds");
     }
     header.push_back("network model");
-    for (const char* column : {"final accuracy",
-                               "time to target (s)",
-                               "MB/node to target",
-                               "evaluated around it (s)"})
+    for (const char* column :
+         {"final accuracy", "time to target (s)", "MB/node to target", "evaluated around it (s)"})
     {
         header.push_back(column);
     }

@@ -51,8 +51,7 @@ GridTimeLeft::Left(const std::vector<PointKind>& waiting,
         work += std::max(0.0, mean(kind) - ran);
     }
     const size_t remaining = waiting.size() + running.size();
-    estimate.seconds
-        = work / static_cast<double>(std::max<size_t>(1, std::min(jobs, remaining)));
+    estimate.seconds = work / static_cast<double>(std::max<size_t>(1, std::min(jobs, remaining)));
     return estimate;
 }
 

@@ -220,9 +220,9 @@ ParsePlotArguments(const std::vector<std::string>& args)
     }
     if (folders.size() != 1)
     {
-        throw ScenarioError("dlsim plot/collect take one folder of runs, got "
-                            + std::to_string(folders.size())
-                            + (folders.empty() ? "" : " ('" + folders[0] + "', '" + folders[1] + "')"));
+        throw ScenarioError(
+            "dlsim plot/collect take one folder of runs, got " + std::to_string(folders.size())
+            + (folders.empty() ? "" : " ('" + folders[0] + "', '" + folders[1] + "')"));
     }
     line.folder = folders.front();
     for (const po::option& option : parsed.options)

@@ -330,7 +330,7 @@ RunRecord::Retarget(double target)
     summary["bytes_per_node_to_target"] = crossing ? text(crossing->bytesPerNode) : "";
     summary["round_to_target"] = crossing ? text(crossing->round) : "";
     targetBracket = crossing ? std::optional<std::pair<double, double>>(
-                                   {crossing->evaluatedBelow, crossing->evaluatedAbove})
+                        {crossing->evaluatedBelow, crossing->evaluatedAbove})
                              : std::nullopt;
     auto last = FindLastCrossing(curve.value(), target);
     summary["time_stays_above_target_s"] = last ? text(last->time) : "";

@@ -4,9 +4,8 @@
  */
 #include "scenario-grid.h"
 
-#include "swept-values.h"
-
 #include "result-files.h"
+#include "swept-values.h"
 #include "value-text.h"
 
 #include <algorithm>

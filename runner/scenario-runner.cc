@@ -217,7 +217,7 @@ struct ScenarioPlan
     std::unique_ptr<ComputeTimeModel> compute;
     std::string roundMode;
     std::string networkModel; ///< network.model
-    Time roundTimeout; ///< Time::Max: none (as the RoundTimeout attribute)
+    Time roundTimeout;        ///< Time::Max: none (as the RoundTimeout attribute)
     std::string lateMessages;
     std::string missingModels;
     Time duration;

@@ -6,7 +6,6 @@
 #define DLSIM_WIRE_BYTE_COUNTER_H
 
 #include "network-model.h"
-
 #include "ns3/ipv4-header.h"
 #include "ns3/node-container.h"
 #include "ns3/packet.h"
@@ -46,8 +45,8 @@ class WireByteCounter
     /// Ipv4L3Protocol's SendOutgoing trace: one packet a host originates.
     void Sent(const Ipv4Header& header, Ptr<const Packet> payload, uint32_t interface);
 
-    uint64_t m_bytes = 0;                     ///< counted so far (packets)
-    Ptr<NetworkModel> m_network;              ///< a model that moves no packets, or null
+    uint64_t m_bytes = 0;                      ///< counted so far (packets)
+    Ptr<NetworkModel> m_network;               ///< a model that moves no packets, or null
     std::vector<Ptr<NetDevice>> m_hostDevices; ///< the hosts' devices, read from m_network
 };
 

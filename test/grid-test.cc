@@ -238,7 +238,9 @@ TEST(Grid, RunsEveryPointWritesAnIndexAndResumes)
     ASSERT_EQ(RunCommand(command, output), 0) << output;
     std::string index = ReadWholeFile(out + "/index.csv");
     EXPECT_EQ(Lines(index), 5u) << index; // header + 4 runs
-    EXPECT_NE(index.find("seed,algorithm,run,target_accuracy,final_accuracy_mean"), std::string::npos) << index;
+    EXPECT_NE(index.find("seed,algorithm,run,target_accuracy,final_accuracy_mean"),
+              std::string::npos)
+        << index;
     for (std::string figure :
          {"accuracy-vs-time", "accuracy-vs-bytes", "accuracy-vs-rounds", "sweep-seed-time"})
     {
@@ -633,9 +635,8 @@ TEST(Grid, TheTimeLeftIsEstimatedPerKindOfPoint)
     left.Finished(PointKind::Trains, 120.0);
     // No replay finished yet: 2 waiting replays at the trainings' mean of 110 s, one running
     // training with 10 s of its 110 left, on 2 jobs: (220 + 100) / 2, an upper bound.
-    GridTimeLeft::Estimate e = left.Left({PointKind::Replays, PointKind::Replays},
-                                         {{PointKind::Trains, 10.0}},
-                                         2);
+    GridTimeLeft::Estimate e
+        = left.Left({PointKind::Replays, PointKind::Replays}, {{PointKind::Trains, 10.0}}, 2);
     EXPECT_DOUBLE_EQ(e.seconds, 160.0);
     EXPECT_TRUE(e.replaysAsTrainings);
     EXPECT_FALSE(e.trainingsAsReplays);
