@@ -228,21 +228,30 @@ DrawCurveFigures(const std::vector<RunRecord>& runs, const FigureSet& set)
     // the first swept key other than the algorithm (the network condition of a sweep), each with
     // every algorithm's band at that value, in the key's order (1Mbps before 10Mbps).
     std::string facet;
-    for (const std::string& axis : set.axes)
+    if (points.size() > kMaxBands)
     {
-        if (points.size() > kMaxBands && facet.empty() && axis != "algorithm" && axis != "seed")
-        {
-            facet = axis;
-        }
+        const auto axis
+            = std::find_if(set.axes.begin(),
+                           set.axes.end(),
+                           [](const std::string& a) { return a != "algorithm" && a != "seed"; });
+        facet = axis == set.axes.end() ? "" : *axis;
     }
+    // The facet's values in order, each with its points (and their dash variants).
+    std::map<std::string, std::pair<std::vector<RunPoint>, std::vector<size_t>>> panels;
     std::vector<std::string> values;
-    for (const RunPoint& point : points)
+    for (size_t i = 0; i < points.size() && !facet.empty(); ++i)
     {
-        for (const auto& [key, value] : point.values)
+        for (const auto& [key, value] : points[i].values)
         {
-            if (key == facet && std::find(values.begin(), values.end(), value) == values.end())
+            if (key == facet)
             {
-                values.push_back(value);
+                auto& [at, atVariant] = panels[value];
+                if (at.empty())
+                {
+                    values.push_back(value);
+                }
+                at.push_back(points[i]);
+                atVariant.push_back(variant[i]);
             }
         }
     }
@@ -262,24 +271,12 @@ DrawCurveFigures(const std::vector<RunRecord>& runs, const FigureSet& set)
         }
         DrawCurveFigure(figure, points, variant, set);
         ++drawn;
-        for (size_t v = 0; v < values.size(); ++v)
+        for (const std::string& value : values)
         {
-            std::vector<RunPoint> at;
-            std::vector<size_t> atVariant;
-            for (size_t i = 0; i < points.size(); ++i)
-            {
-                for (const auto& [key, value] : points[i].values)
-                {
-                    if (key == facet && value == values[v])
-                    {
-                        at.push_back(points[i]);
-                        atVariant.push_back(variant[i]);
-                    }
-                }
-            }
+            const auto& [at, atVariant] = panels.at(value);
             CurveFigure panel = figure;
-            panel.name = figure.name + "-" + facet + "=" + SafeFileName(values[v]);
-            panel.note = facet + " = " + values[v]
+            panel.name = figure.name + "-" + facet + "=" + SafeFileName(value);
+            panel.note = facet + " = " + value
                          + (at.size() > kMaxBands
                                 ? "; no bands with " + std::to_string(at.size()) + " curves"
                                 : "");

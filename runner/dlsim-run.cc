@@ -184,11 +184,6 @@ RunScenarioOrGrid(const RunArguments& line, RunOptions options)
         config, points, {line.jobs, line.overwrite, line.plot, line.plotOptions, replay});
 }
 
-} // namespace
-
-namespace
-{
-
 /**
  * An error message as printed: one of over 4 KB (a key or value of megabytes quoted whole) keeps
  * its first 2,000 and last 500 bytes, and says how much it left out.

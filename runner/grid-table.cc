@@ -145,6 +145,42 @@ NotReached(const RunRecord& run)
     return "not reached within " + within + " s";
 }
 
+/**
+ * The evaluations a point's time to target was interpolated between: "0.31-0.62" for one run
+ * (seconds), the widest over the seeds that reached it ("0.31 wide at most") for several; "-"
+ * where none reached it or the runs have no curve.
+ */
+std::string
+BracketCell(const RunPoint& point)
+{
+    std::vector<std::pair<double, double>> brackets;
+    for (const RunRecord& run : point.runs)
+    {
+        if (run.targetBracket)
+        {
+            brackets.push_back(*run.targetBracket);
+        }
+    }
+    if (brackets.empty())
+    {
+        return "-";
+    }
+    if (point.runs.size() == 1)
+    {
+        int precision = -1;
+        const std::string low = Number(brackets[0].first, precision);
+        precision = -1;
+        return low + "-" + Number(brackets[0].second, precision);
+    }
+    double widest = 0.0;
+    for (const auto& [low, high] : brackets)
+    {
+        widest = std::max(widest, high - low);
+    }
+    int precision = -1;
+    return Number(widest, precision) + " wide at most";
+}
+
 } // namespace
 
 const char* const kGridSummaryFile = "grid-summary.txt";
@@ -193,46 +229,6 @@ DescribeOutcome(const std::string& out)
            + Field(fields->at("final_accuracy_mean"), 3, 1, "none (no evaluation)") + ", target "
            + (time.empty() ? "not reached" : "at " + Field(time, -1, 1, "") + " s");
 }
-namespace
-{
-
-/**
- * The evaluations a point's time to target was interpolated between: "0.31-0.62" for one run
- * (seconds), the widest over the seeds that reached it ("0.31 wide at most") for several; "-"
- * where none reached it or the runs have no curve.
- */
-std::string
-BracketCell(const RunPoint& point)
-{
-    std::vector<std::pair<double, double>> brackets;
-    for (const RunRecord& run : point.runs)
-    {
-        if (run.targetBracket)
-        {
-            brackets.push_back(*run.targetBracket);
-        }
-    }
-    if (brackets.empty())
-    {
-        return "-";
-    }
-    if (point.runs.size() == 1)
-    {
-        int precision = -1;
-        const std::string low = Number(brackets[0].first, precision);
-        precision = -1;
-        return low + "-" + Number(brackets[0].second, precision);
-    }
-    double widest = 0.0;
-    for (const auto& [low, high] : brackets)
-    {
-        widest = std::max(widest, high - low);
-    }
-    int precision = -1;
-    return Number(widest, precision) + " wide at most";
-}
-
-} // namespace
 
 std::string
 GridTable(const std::vector<RunPoint>& points, const std::string& target)
