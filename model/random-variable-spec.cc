@@ -236,6 +236,8 @@ ParseDataRateBps(const std::string& key, const std::string& text)
         {"Mb/s", 1e6},
         {"Gbps", 1e9},
         {"Gb/s", 1e9},
+        {"Tbps", 1e12}, // the fastest rate dlsim gives (kMaxDataRateBps) must be writable
+        {"Tb/s", 1e12},
         {"Bps", 8.0},
         {"KBps", 8e3},
         {"kBps", 8e3},

@@ -15,6 +15,7 @@
 #include "provenance.h"
 #include "results-plots.h"
 #include "run-arguments.h"
+#include "run-folder.h"
 #include "run-signals.h"
 #include "scenario-grid.h"
 #include "scenario-runner.h"
@@ -24,6 +25,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <new>
 #include <unistd.h>
 
 using namespace ns3;
@@ -65,7 +67,8 @@ RunSingle(const ScenarioConfig& config,
     std::cout << std::fixed << std::setprecision(4) << "dlsim: done: ";
     if (summary.finalAccuracyMean)
     {
-        std::cout << "final mean accuracy " << *summary.finalAccuracyMean;
+        std::cout << "final mean accuracy " << *summary.finalAccuracyMean
+                  << (summary.trainingDiverged.empty() ? "" : " (the training diverged)");
     }
     else
     {
@@ -229,6 +232,17 @@ main(int argc, char** argv)
                 break;
         }
         return RunScenarioOrGrid(line, options);
+    }
+    catch (const std::bad_alloc&)
+    {
+        // The step says which part did not fit: the data, the learners' models, the network.
+        const char* step = GetRunStep();
+        std::cerr << "dlsim: error: out of memory" << (step && *step ? " while " : "")
+                  << (step ? step : "")
+                  << ": the scenario does not fit in the memory this process may use (fewer "
+                     "nodes, samples or links, a smaller model, or a higher ulimit -v)"
+                  << std::endl;
+        return 1;
     }
     catch (const RecordingTooShortError& e)
     {

@@ -224,23 +224,39 @@ EmitJobs(const ScenarioConfig& config,
         ++count;
     }
     WriteFileAtomically(file, jobs.str());
+    // Slurm's default MaxArraySize (1001) refuses an array of more than 1,000 tasks: a larger
+    // grid gives each task every 1,000th line. The stride is the array's size as Slurm says it,
+    // so that `sbatch --array=1-N` on the command line still runs every line once.
+    constexpr size_t kMaxArrayTasks = 1000;
+    const size_t tasks = std::min(count, kMaxArrayTasks);
     std::ostringstream slurm;
     slurm << "#!/bin/bash\n"
-          << "# Slurm array job: one task per line of " << asArgument(file) << ". Submit from the\n"
-          << "# dlsim project root with: sbatch " << asArgument(file + ".slurm") << "\n"
+          << "# Slurm array job: task K of N runs lines K, K+N, K+2N, ... of " << asArgument(file)
+          << ".\n# Submit from the dlsim project root with: sbatch " << asArgument(file + ".slurm")
+          << "\n"
           << "#SBATCH --job-name=dlsim\n"
-          << "#SBATCH --array=1-" << count << "\n"
+          << "#SBATCH --array=1-" << tasks << "\n"
           << "#SBATCH --cpus-per-task=1\n"
           << "#SBATCH --output=dlsim-%A_%a.log\n"
           << "set -euo pipefail\n"
           << "cd \"${SLURM_SUBMIT_DIR:-.}\"\n"
-          << "line=$(sed -n \"${SLURM_ARRAY_TASK_ID}p\" " << asArgument(file) << ")\n"
-          << "eval \"$line\"\n";
+          << "tasks=${SLURM_ARRAY_TASK_COUNT:-" << tasks << "}\n"
+          << "lines=$(wc -l < " << asArgument(file) << ")\n"
+          << "status=0\n"
+          << "for ((n = SLURM_ARRAY_TASK_ID; n <= lines; n += tasks)); do\n"
+          << "  line=$(sed -n \"${n}p\" " << asArgument(file) << ")\n"
+          << "  eval \"$line\" || status=1\n"
+          << "done\n"
+          << "exit $status\n";
     WriteFileAtomically(file + ".slurm", slurm.str());
     std::cout << "dlsim: " << count << " commands in " << file << " (GNU parallel: parallel "
               << "--sshloginfile HOSTS --workdir $PWD < " << asArgument(file)
-              << "), Slurm array job in " << file << ".slurm; afterwards: ./dlsim collect "
-              << asArgument(config.GetString("out")) << std::endl;
+              << "), Slurm array job of " << tasks << " tasks in " << file << ".slurm"
+              << (tasks < count ? " (Slurm's default MaxArraySize allows 1,000: each task runs "
+                                  "every 1,000th command)"
+                                : "")
+              << "; afterwards: ./dlsim collect " << asArgument(config.GetString("out"))
+              << std::endl;
     return 0;
 }
 

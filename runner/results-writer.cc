@@ -122,14 +122,20 @@ ResultsWriter::ResultsWriter(const std::string& directory,
     m_wallStart = std::chrono::steady_clock::now();
     m_bytesAfterRound[0] = std::vector<uint64_t>(nodes, 0);
     m_roundOf.assign(nodes, 0);
+    m_diverged.assign(nodes, false);
     m_roundEnd.assign(nodes, Time(0));
     m_finished.assign(nodes, false);
 }
 
 void
-ResultsWriter::SetWatchdog(Time stall, Time limit)
+ResultsWriter::SetWatchdog(Time stall,
+                           Time limit,
+                           Time slowestFrame,
+                           std::function<uint64_t()> hostBytesSent)
 {
     m_stallTimeout = stall;
+    m_slowestFrame = slowestFrame;
+    m_hostBytesSent = std::move(hostBytesSent);
     Simulator::Schedule(std::min(StallLimit(), CheckPeriod()), &ResultsWriter::CheckProgress, this);
     if (limit.IsStrictlyPositive())
     {
@@ -153,7 +159,9 @@ ResultsWriter::StallLimit() const
     {
         return m_stallTimeout;
     }
-    return std::max(Seconds(kStallFloorSeconds), m_longestRound * kStallRounds);
+    return std::max({Seconds(kStallFloorSeconds),
+                     m_longestRound * kStallRounds,
+                     m_slowestFrame * kStallFrames});
 }
 
 void
@@ -171,12 +179,14 @@ ResultsWriter::CheckProgress()
         received += app->GetReceivedBytes();
         computing = computing || app->IsComputing();
     }
-    // Bytes still arriving, a learner still training, or a fault that holds hosts or links down
-    // are no stall: a round can take long on a slow link or a slow device, and rounds may wait
-    // for a host to come back.
-    if (received != m_receivedBytes || computing || m_outages > 0)
+    const uint64_t sent = m_hostBytesSent ? m_hostBytesSent() : 0;
+    // Bytes still arriving or leaving the learners' hosts, a learner still training, or a fault
+    // that holds hosts or links down are no stall: a round can take long on a slow link or a
+    // slow device, and rounds may wait for a host to come back.
+    if (received != m_receivedBytes || sent != m_sentBytes || computing || m_outages > 0)
     {
         m_receivedBytes = received;
+        m_sentBytes = sent;
         m_lastProgress = Simulator::Now();
     }
     const Time idle = Simulator::Now() - m_lastProgress;
@@ -184,8 +194,8 @@ ResultsWriter::CheckProgress()
     if (idle >= limit)
     {
         std::ostringstream text;
-        text << "no learner completed a round or received a payload byte for " << idle.GetSeconds()
-             << " s of simulated time (run.stall_timeout = ";
+        text << "no learner completed a round, received a payload byte or sent a byte for "
+             << idle.GetSeconds() << " s of simulated time (run.stall_timeout = ";
         if (m_stallTimeout.IsStrictlyPositive())
         {
             text << limit.GetSeconds() << " s";
@@ -193,7 +203,9 @@ ResultsWriter::CheckProgress()
         else
         {
             text << "auto: " << kStallRounds << " times the longest round so far ("
-                 << m_longestRound.GetSeconds() << " s), at least " << kStallFloorSeconds << " s";
+                 << m_longestRound.GetSeconds() << " s), at least " << kStallFloorSeconds
+                 << " s and " << kStallFrames << " full frames on the slowest link ("
+                 << m_slowestFrame.GetSeconds() << " s each)";
         }
         text << "; last progress seen at " << m_lastProgress.GetSeconds()
              << " s): the network is stalled; unfinished learners: " << DescribeUnfinished();
@@ -382,6 +394,26 @@ ResultsWriter::OnRound(const RoundReport& r)
             << r.maxStaleness << "," << r.supersededSends << "," << r.lostSends << "," << r.reused
             << "\n";
     m_receiptCsv->Append(receipt.str());
+    if (r.trained && !std::isfinite(r.trainLoss) && !m_diverged[r.learner])
+    {
+        // Said once, when it starts: every later round of that learner is lost too.
+        if (std::none_of(m_diverged.begin(), m_diverged.end(), [](bool d) { return d; }))
+        {
+            m_firstDiverged = r.learner;
+            m_firstDivergedRound = r.round;
+            if (m_interactive)
+            {
+                m_log << "\r\033[K";
+            }
+            m_log << "dlsim: warning: learner " << r.learner << "'s training loss is not finite ("
+                  << r.trainLoss << ")"
+                  << " at round " << r.round
+                  << ": the training diverged (a smaller learning rate?); the run goes on and "
+                     "summary.json says so (training_diverged)"
+                  << std::endl;
+        }
+        m_diverged[r.learner] = true;
+    }
     m_summary.trainingCpuSeconds += r.trainingCpuSeconds;
     m_summary.sharingCpuSeconds += r.sharingCpuSeconds;
     m_summary.messagesFresh += r.fresh;
@@ -574,6 +606,13 @@ ResultsWriter::Finish(uint64_t seed)
     m_summary.minRoundsPerNode = *fewest;
     m_summary.maxRoundsPerNode = *most;
     m_summary.targetAccuracy = m_targetAccuracy;
+    const auto diverged = std::count(m_diverged.begin(), m_diverged.end(), true);
+    if (diverged > 0)
+    {
+        m_summary.trainingDiverged = std::to_string(diverged) + " of " + std::to_string(m_nodes)
+                                     + " learners, learner " + std::to_string(m_firstDiverged)
+                                     + " first, at round " + std::to_string(m_firstDivergedRound);
+    }
     if (auto last = FindLastCrossing(m_curve, m_targetAccuracy))
     {
         m_summary.timeStaysAboveTarget = last->time;
@@ -631,6 +670,7 @@ WriteSummaryJson(const RunSummary& s, const std::string& path)
         << ", \"lost_packets\": " << opt(s.lostPackets)
         << ", \"flow_overflows\": " << opt(s.flowOverflows) << "},\n"
         << "  \"network_fidelity\": " << JsonString(s.networkFidelity) << ",\n"
+        << "  \"training_diverged\": " << JsonString(s.trainingDiverged) << ",\n"
         << "  \"wall_time_s\": " << s.wallSeconds << ",\n"
         << "  \"training_cpu_s\": " << s.trainingCpuSeconds << ",\n"
         << "  \"sharing_cpu_s\": " << s.sharingCpuSeconds << ",\n"

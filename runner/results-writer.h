@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -96,6 +97,13 @@ struct RunSummary
      * "queues overflowed on 16 link directions" over flows.
      */
     std::string networkFidelity;
+    /**
+     * Training that diverged (summary.json's training_diverged): "" when every trained round's
+     * loss was finite; else which learners' was not and from when, e.g. "3 of 16 learners,
+     * learner 5 first, at round 12". Such a run still finishes (a sweep over learning rates needs
+     * its diverged points as results), but its accuracies are those of a broken model.
+     */
+    std::string trainingDiverged;
 };
 
 /**
@@ -139,15 +147,25 @@ class ResultsWriter
      * no learner receives a payload byte, while no learner trains and no host or link is down
      * by a fault) for
      * `stall` of simulated time, or when the simulated time reaches `limit` (zero: no such
-     * limit). A zero `stall` is relative to the run's own rounds: kStallRounds times its longest
-     * round so far, and at least kStallFloor.
+     * limit). A zero `stall` is relative to the run's own rounds and network: kStallRounds times
+     * its longest round so far, at least kStallFloor, and at least kStallFrames times
+     * `slowestFrame`, the time a full frame takes on the network's slowest link direction (on a
+     * link of a few bit/s, one frame outlasts any fixed floor: slow, not stalled). Bytes the
+     * learners' hosts send (`hostBytesSent`, when given) are progress too: on a slow link TCP
+     * may retransmit for minutes before a new payload byte arrives, and what it cannot
+     * deliver it gives up on itself, with its own error.
      */
-    void SetWatchdog(Time stall, Time limit);
+    void SetWatchdog(Time stall,
+                     Time limit,
+                     Time slowestFrame = Time(0),
+                     std::function<uint64_t()> hostBytesSent = {});
     /// A stalled run is one idle for this many of its longest rounds (automatic stall timeout).
     static constexpr double kStallRounds = 10.0;
     /// The automatic stall timeout's least value: ns-3's TCP waits up to 60 s (MaxRto) before
     /// a retransmission, and one such wait must not end a run.
     static constexpr double kStallFloorSeconds = 120.0;
+    /// A stalled run is one idle for this many full frames on its slowest link (automatic).
+    static constexpr double kStallFrames = 10.0;
 
     /// Note a fault in faults.csv at the current simulated time (e.g. "link-down", "3:core").
     void RecordFault(const std::string& event, const std::string& subject);
@@ -204,6 +222,9 @@ class ResultsWriter
     std::set<uint32_t> m_completeRounds; ///< rounds every node has completed, not yet reported
     Time m_lastProgress;
     Time m_stallTimeout; ///< zero: automatic (StallLimit)
+    Time m_slowestFrame; ///< a full frame on the slowest link direction (StallLimit)
+    std::function<uint64_t()> m_hostBytesSent; ///< see SetWatchdog
+    uint64_t m_sentBytes = 0;                  ///< what it returned at the last check
     Time m_longestRound;
     std::vector<Time> m_roundEnd; ///< when each learner's latest round ended
     uint64_t m_receivedBytes = 0; ///< payload bytes all learners had received at the last check
@@ -212,6 +233,9 @@ class ResultsWriter
     Time StallLimit() const;
     std::string m_failure;
     std::vector<uint32_t> m_roundOf; ///< rounds completed by each learner
+    std::vector<bool> m_diverged;    ///< learners whose training loss was not finite
+    uint32_t m_firstDiverged = 0;    ///< the first of them, and its round
+    uint32_t m_firstDivergedRound = 0;
     double m_latestAccuracy = -1.0;
     uint32_t m_finishedNodes = 0;
     uint32_t m_evaluatingNodes = 0;

@@ -166,6 +166,34 @@ ResolvedValues(const nlohmann::json& summary)
     return resolved;
 }
 
+/// One finished run's record from its folder; throws naming the file that cannot be read.
+RunRecord
+ReadRun(const std::string& folder,
+        const nlohmann::json& json,
+        const std::map<std::string, std::string>& summary,
+        double target)
+{
+    RunRecord run;
+    run.dir = folder;
+    const ScenarioConfig c = ScenarioConfig::Load(folder + "/config.ini", {});
+    for (const auto& key : ScenarioKeys())
+    {
+        run.config[key.name] = c.GetString(key.name);
+    }
+    run.summary = summary;
+    run.resolved = ResolvedValues(json);
+    if (const auto* fidelity = Member(json, "network_fidelity"); fidelity && fidelity->is_string())
+    {
+        run.networkFidelity = fidelity->get<std::string>();
+    }
+    if (fs::exists(fs::path(folder) / "curve.csv"))
+    {
+        run.curve = ReadCurveCsv(folder + "/curve.csv");
+        run.Retarget(target >= 0.0 ? target : c.GetDouble("target_accuracy", 0.0, 1.0));
+    }
+    return run;
+}
+
 } // namespace
 
 std::vector<std::string>
@@ -367,41 +395,22 @@ ReadFinishedRuns(const std::string& dir, double target, std::ostream& warnings)
                      << "): left out (run it again)" << std::endl;
             continue;
         }
-        RunRecord run;
-        run.dir = folder;
-        const ScenarioConfig c = ScenarioConfig::Load(folder + "/config.ini", {});
-        for (const auto& key : ScenarioKeys())
-        {
-            run.config[key.name] = c.GetString(key.name);
-        }
-        run.summary = *summary;
-        run.resolved = ResolvedValues(*json);
-        if (const auto* fidelity = Member(*json, "network_fidelity");
-            fidelity && fidelity->is_string())
-        {
-            run.networkFidelity = fidelity->get<std::string>();
-        }
-        if (fs::exists(fs::path(folder) / "curve.csv"))
-        {
-            try
-            {
-                run.curve = ReadCurveCsv(folder + "/curve.csv");
-            }
-            catch (const std::runtime_error& e)
-            {
-                throw ScenarioError(std::string("cannot recompute the time to target: ")
-                                    + e.what());
-            }
-        }
-        else if (target >= 0.0)
+        // A new target needs every run's curve: that request cannot be met without this one.
+        if (target >= 0.0 && !fs::exists(fs::path(folder) / "curve.csv"))
         {
             throw ScenarioError("run " + folder + " has no curve.csv to recompute the target from");
         }
-        if (run.curve)
+        // One damaged run (its config.ini or curve.csv unreadable) is left out by name, like an
+        // unfinished one, rather than end the collection of all the others.
+        try
         {
-            run.Retarget(target >= 0.0 ? target : c.GetDouble("target_accuracy", 0.0, 1.0));
+            runs.push_back(ReadRun(folder, *json, *summary, target));
         }
-        runs.push_back(run);
+        catch (const std::exception& e)
+        {
+            warnings << "dlsim: warning: " << folder << " cannot be read (" << e.what()
+                     << "): left out" << std::endl;
+        }
     }
     return runs;
 }

@@ -410,6 +410,36 @@ CreateOutputFolder(const std::string& folder, const std::string& what)
     }
 }
 
+MadeRunFolder::MadeRunFolder(const std::string& folder, const std::string& what)
+{
+    std::error_code error;
+    std::filesystem::path level = std::filesystem::absolute(folder, error).lexically_normal();
+    if (!level.has_filename()) // "a/b/": its folder is "a/b"
+    {
+        level = level.parent_path();
+    }
+    for (; !error && level.has_filename() && !std::filesystem::exists(level, error);
+         level = level.parent_path())
+    {
+        m_made.push_back(level.string());
+    }
+    CreateOutputFolder(folder, what);
+}
+
+MadeRunFolder::~MadeRunFolder()
+{
+    for (const auto& level : m_made)
+    {
+        std::error_code error;
+        // remove() takes only an empty folder; the first that is not stays, with its parents.
+        if (!std::filesystem::is_empty(level, error) || error
+            || !std::filesystem::remove(level, error))
+        {
+            return;
+        }
+    }
+}
+
 void
 PrepareRunFolder(const std::string& folder, const std::string& ini, bool overwrite)
 {

@@ -11,6 +11,7 @@
 #include "scenario-config.h"
 
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -59,6 +60,25 @@ unsigned long long ProcessStartTime(long pid);
  * created (e.g. permission denied)
  */
 void CreateOutputFolder(const std::string& folder, const std::string& what);
+
+/**
+ * \brief A run folder made for one run (CreateOutputFolder), taken back if the run leaves it
+ * empty: a run refused while its network is built (an unreadable file a key names, a link it
+ * does not have) leaves no empty folder behind, as a run refused before it leaves none.
+ */
+class MadeRunFolder
+{
+  public:
+    /// Create `folder` and the parents it lacks, remembering which of them this made.
+    MadeRunFolder(const std::string& folder, const std::string& what);
+    /// Remove the folders this made, deepest first, each only if it is empty.
+    ~MadeRunFolder();
+    MadeRunFolder(const MadeRunFolder&) = delete;
+    MadeRunFolder& operator=(const MadeRunFolder&) = delete;
+
+  private:
+    std::vector<std::string> m_made; ///< deepest first
+};
 
 /// Who is to write an output folder: one run, or a grid (its config.ini, index.csv, summary).
 enum class FolderWriter

@@ -456,8 +456,8 @@ ReadPlan(const ScenarioConfig& c)
     const std::string& threads = c.GetString("run.threads");
     plan.threads = threads == "auto" ? WorkerPool::DefaultThreads()
                                      : static_cast<uint32_t>(c.GetUint("run.threads", 1, 1024));
-    const std::string& limit = c.GetString("run.time_limit");
-    plan.timeLimit = limit == "none" ? Time(0) : Seconds(ParseSeconds("run.time_limit", limit));
+    // 0s would read as no limit: a limit is positive, or none.
+    plan.timeLimit = ReadOptionalTime(c, "run.time_limit", Time(0));
     // TCP's buffers: ns-3 keeps a socket's window in 32 bits and scales it by at most 2^14.
     plan.initFile = c.GetString("model.init_file");
     plan.dataset = ReadRegistered<DatasetRegistration>(c, "dataset");
@@ -635,7 +635,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     SimulatorCleanup cleanup;
     SetRunStep("preparing the run folder");
     const std::string& out = plan.out;
-    CreateOutputFolder(out, "run folder ");
+    MadeRunFolder made(out, "run folder "); // before the lock: taken back after it
     RunFolderLock lock(out);
     if (!options.logFile.empty())
     {
@@ -818,7 +818,20 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
 
     ResultsWriter writer(out, plan.nodes, plan.target, log);
     writer.Attach(apps, learners.GetEvaluationClock());
-    writer.SetWatchdog(plan.stallTimeout, plan.timeLimit);
+    // A full frame (1,500 bytes) on the slowest link direction: what the automatic watchdog
+    // waits several of before it calls a network stalled.
+    double slowestBps = 0.0;
+    for (const auto& link : underlay.links)
+    {
+        if (link.bandwidthBps > 0.0 && (slowestBps == 0.0 || link.bandwidthBps < slowestBps))
+        {
+            slowestBps = link.bandwidthBps;
+        }
+    }
+    writer.SetWatchdog(plan.stallTimeout,
+                       plan.timeLimit,
+                       slowestBps > 0.0 ? Seconds(1500.0 * 8.0 / slowestBps) : Time(0),
+                       [&linkUsage]() { return linkUsage.HostBytesSent(); });
     writer.SetBudget(plan.duration.IsZero() ? kNoBudget : plan.duration.GetSeconds());
     faults.SetLinkEventCallback([&writer](const std::string& event, const std::string& subject)
                                 { writer.RecordFault(event, subject); });

@@ -72,6 +72,40 @@ Number(const RunRecord& run, const std::string& column)
     return text.empty() ? -1.0 : std::stod(text);
 }
 
+/**
+ * The tuning grid, whose check of every point before any runs names a candidate that cannot run
+ * by the key it became (dpsgd.lr): named here by the tune key the user gave, too.
+ */
+int
+RunCandidates(const ScenarioConfig& config,
+              const ScenarioConfig& tuning,
+              const std::vector<GridPoint>& candidates,
+              const GridOptions& options)
+{
+    try
+    {
+        return RunGrid(tuning, candidates, options);
+    }
+    catch (const ScenarioError& e)
+    {
+        const std::string message = e.what();
+        for (const auto& algorithm : AxisValues(config, "algorithm"))
+        {
+            for (const auto& key : TunedKeys(config, algorithm))
+            {
+                if (message.find(key + ":") != std::string::npos)
+                {
+                    const std::string setting = key.substr(key.rfind('.') + 1);
+                    throw ScenarioError("tune." + setting + ": a candidate of "
+                                        + config.GetString("tune." + setting) + " cannot run as "
+                                        + key + " (" + message + ")");
+                }
+            }
+        }
+        throw;
+    }
+}
+
 } // namespace
 
 std::string
@@ -102,6 +136,31 @@ TunedAt(const ScenarioConfig& config)
 ScenarioConfig
 TuningConfig(const ScenarioConfig& config)
 {
+    const std::vector<std::string> axes = GridAxes(config);
+    for (const auto& setting : kTunedSettings)
+    {
+        // "a, b" would make the candidates a grid axis: tuning runs, and comparisons, per value.
+        if (std::find(axes.begin(), axes.end(), "tune." + setting) != axes.end())
+        {
+            throw ScenarioError("tune." + setting
+                                + ": the candidates are one list in brackets, "
+                                  "such as [0.01, 0.03]; '"
+                                + config.GetString("tune." + setting)
+                                + "' would be a grid axis of whole tunings");
+        }
+    }
+    bool anything = false;
+    for (const auto& algorithm : AxisValues(config, "algorithm"))
+    {
+        anything = anything || !TunedKeys(config, algorithm).empty();
+    }
+    if (!anything)
+    {
+        throw ScenarioError("tune: nothing to tune: tune.lr, tune.alpha and tune.gamma give no "
+                            "candidate for "
+                            + AsAxis(AxisValues(config, "algorithm"))
+                            + " (an empty list [] tunes nothing); run the scenario without tune");
+    }
     ScenarioConfig tuning = config;
     // Settings are chosen per algorithm, once: another axis would mix its values into one
     // choice, so the tuning runs at its first value and the comparison at all of them.
@@ -220,7 +279,7 @@ RunTuning(const ScenarioConfig& config, const GridOptions& options, const std::s
             return EmitJobs(tuning, candidates, emitJobs);
         }
     }
-    else if (const int status = RunGrid(tuning, candidates, options); status != 0)
+    else if (const int status = RunCandidates(config, tuning, candidates, options); status != 0)
     {
         std::cerr << "dlsim: tune: some tuning runs failed; choosing among those that finished"
                   << std::endl;

@@ -391,6 +391,22 @@ UnderlayConfig::Describe(const Underlay& underlay) const
     return s.str();
 }
 
+uint64_t
+LinkUsage::HostBytesSent() const
+{
+    uint64_t sent = 0;
+    for (size_t k = 0; k < m_links.size(); ++k)
+    {
+        // A learner's end is its index; routers have names.
+        const std::string& from = m_links[k].from;
+        if (!from.empty() && std::all_of(from.begin(), from.end(), ::isdigit))
+        {
+            sent += m_bytes[k];
+        }
+    }
+    return sent;
+}
+
 LinkUsage::LinkUsage(const Underlay& underlay, Ptr<NetworkModel> network)
     : m_links(underlay.links), m_network(network), m_bytes(underlay.links.size(), 0),
       m_dropped(underlay.links.size(), -1), m_lost(underlay.links.size(), -1)

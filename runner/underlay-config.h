@@ -149,6 +149,13 @@ class LinkUsage
                 std::ostream& log,
                 RunSummary& summary) const;
 
+    /**
+     * \return bytes sent so far by the link directions that leave a learner's host (data,
+     * retransmissions and ACKs alike): with packets, whether the learners' TCP is still at work
+     * when no new payload byte arrives; 0 with a network model that moves no packets
+     */
+    uint64_t HostBytesSent() const;
+
   private:
     std::vector<UnderlayLink> m_links;
     Ptr<NetworkModel> m_network;

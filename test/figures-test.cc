@@ -537,19 +537,19 @@ TEST(RunCatalogue, AMissingCurveIsNamedWhenANewTargetNeedsIt)
         EXPECT_EQ(std::string(e.what()),
                   "run " + dir + "/run has no curve.csv to recompute the target from");
     }
-    // A curve.csv that does not parse names the file and the line.
+    // A curve.csv that does not parse leaves its run out, named with the file and the line,
+    // and the other runs are read.
+    WriteRun(dir + "/other", "seed = 2\n", kCurve);
     std::ofstream(dir + "/run/curve.csv") << "round,time_s\n10,abc,1,0.5\n";
-    try
-    {
-        ReadFinishedRuns(dir, -1.0, warnings);
-        ADD_FAILURE() << "no error for a broken curve.csv";
-    }
-    catch (const ScenarioError& e)
-    {
-        EXPECT_NE(std::string(e.what()).find(dir + "/run/curve.csv: a curve line has 'abc'"),
-                  std::string::npos)
-            << e.what();
-    }
+    std::ostringstream left;
+    const std::vector<RunRecord> rest = ReadFinishedRuns(dir, -1.0, left);
+    ASSERT_EQ(rest.size(), 1u) << left.str();
+    EXPECT_EQ(rest[0].dir, dir + "/other");
+    EXPECT_NE(left.str().find(dir + "/run cannot be read (" + dir
+                              + "/run/curve.csv: a curve line has 'abc'"),
+              std::string::npos)
+        << left.str();
+    EXPECT_NE(left.str().find("): left out"), std::string::npos) << left.str();
     fs::remove_all(dir);
 }
 

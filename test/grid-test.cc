@@ -462,6 +462,22 @@ TEST(Grid, EmittedJobsKeepAFolderNameAShellWouldActOn)
         << ReadWholeFile(jobs + ".slurm") << output;
     EXPECT_TRUE(fs::exists(out + "/grid/seed=2/summary.json"));
     EXPECT_FALSE(AnyFileNamedPwned(base)) << "a path ran as a command";
+    // An array of at most 1,000 tasks (Slurm's default MaxArraySize) covers any number of
+    // lines: task 7 of 1,000 runs lines 7, 1,007 and 2,007 of 2,500, and each line once.
+    {
+        std::ofstream many(jobs);
+        for (int n = 1; n <= 2500; ++n)
+        {
+            many << "echo " << n << " >> " << ShellQuote(base + "/ran") << "\n";
+        }
+    }
+    ASSERT_EQ(RunCommand("cd " + ShellQuote(cwd)
+                             + " && SLURM_ARRAY_TASK_ID=7 SLURM_ARRAY_TASK_COUNT=1000 bash "
+                             + ShellQuote(jobs + ".slurm"),
+                         output),
+              0)
+        << output;
+    EXPECT_EQ(ReadWholeFile(base + "/ran"), "7\n1007\n2007\n");
     fs::remove_all(base);
 }
 

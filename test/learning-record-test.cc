@@ -179,6 +179,28 @@ TEST(LearningRecord, NamesAnotherVersionAndAMissingFile)
     EXPECT_THROW(ReadLearningRecord(path), LearningRecordError);
 }
 
+/// A recording that cannot be written is the run's failure (dlsim-run exits 1), not bad input
+/// (a LearningRecordError, exit 2): its error is another type, and names the file and why.
+TEST(LearningRecord, AWriteThatFailsIsNoInputError)
+{
+    const std::string path = TempFile("record-write") + "-missing/learning.rec";
+    try
+    {
+        WriteLearningRecord(path, SomeRecord());
+        ADD_FAILURE() << "a recording was written into a folder that does not exist";
+    }
+    catch (const LearningRecordError& e)
+    {
+        ADD_FAILURE() << "a failed write reads as bad input: " << e.what();
+    }
+    catch (const LearningRecordWriteError& e)
+    {
+        EXPECT_EQ(std::string(e.what()),
+                  "cannot write the learning recording " + path + ": No such file or directory");
+    }
+    EXPECT_FALSE(fs::exists(path + ".partial"));
+}
+
 /// Little-endian fields of the file's header (after the 8-byte magic), as the format gives them.
 template<typename T>
 void

@@ -282,7 +282,7 @@ WriteLearningRecord(const std::string& path, const LearningRecord& record)
     std::vector<uint8_t> packed(packedSize);
     if (compress2(packed.data(), &packedSize, content.data(), content.size(), Z_BEST_SPEED) != Z_OK)
     {
-        throw LearningRecordError("cannot compress the learning recording " + path);
+        throw LearningRecordWriteError("cannot compress the learning recording " + path);
     }
     packed.resize(packedSize);
     Writer header;
@@ -306,14 +306,15 @@ WriteLearningRecord(const std::string& path, const LearningRecord& record)
         {
             const std::string why = std::strerror(errno);
             std::remove(partial.c_str());
-            throw LearningRecordError("cannot write the learning recording " + path + ": " + why);
+            throw LearningRecordWriteError("cannot write the learning recording " + path + ": "
+                                           + why);
         }
     }
     if (std::rename(partial.c_str(), path.c_str()) != 0)
     {
         const std::string why = std::strerror(errno);
         std::remove(partial.c_str());
-        throw LearningRecordError("cannot write the learning recording " + path + ": " + why);
+        throw LearningRecordWriteError("cannot write the learning recording " + path + ": " + why);
     }
 }
 

@@ -19,8 +19,18 @@
 namespace dlsim
 {
 
-/// A recording that cannot be written, read or used (the message names the file and why).
+/// A recording that cannot be read or used (the message names the file and why): bad input.
 class LearningRecordError : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+/**
+ * A recording that cannot be written (a full disk, a folder that became read-only): the run's
+ * failure, not its input's, so it is no LearningRecordError.
+ */
+class LearningRecordWriteError : public std::runtime_error
 {
   public:
     using std::runtime_error::runtime_error;
@@ -60,7 +70,7 @@ struct RecordedNode
  */
 struct LearningRecord
 {
-    std::string learning;            ///< the keys that decided what was learned
+    std::string learning; ///< the keys that decided what was learned
     /// What the run resolved on its overlay (`auto` values, key to value as shown in config.ini
     /// and summary.json): a replay has the same overlay and seed, so it takes them from here
     /// rather than resolving again (CHOCO-SGD's step size tuning).
@@ -73,7 +83,7 @@ struct LearningRecord
  * CRC-32; written to a temporary file and renamed, so a reader never sees half of it.
  * \param path the file
  * \param record what to write
- * \throws LearningRecordError naming the file when it cannot be written
+ * \throws LearningRecordWriteError naming the file when it cannot be written
  */
 void WriteLearningRecord(const std::string& path, const LearningRecord& record);
 
