@@ -168,7 +168,7 @@ DrawCurveFigure(const CurveFigure& p,
             = std::count_if(points[i].runs.begin(),
                             points[i].runs.end(),
                             [](const RunRecord& run) { return !run.networkFidelity.empty(); });
-        legend.push_back(RunLabel(points[i].runs.at(0), set.axes, {"seed"}, set.format.paper)
+        legend.push_back(PointLabel(points[i].runs, set.axes, {"seed"}, set.format.paper)
                          + reachedNote[i]
                          + (approximate == 0 ? ""
                             : approximate == static_cast<long>(points[i].runs.size())

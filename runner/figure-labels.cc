@@ -10,6 +10,7 @@
 #include "swept-values.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iomanip>
 #include <map>
 #include <sstream>
@@ -31,6 +32,21 @@ IsOtherAlgorithmsKey(const RunRecord& run, const std::string& key)
            && std::find(owners.begin(), owners.end(), run.config.at("algorithm")) == owners.end();
 }
 
+/// A number in 3 significant digits; anything else (a range PointLabel made) as it is.
+std::string
+ThreeDigits(const std::string& text)
+{
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size())
+    {
+        return text;
+    }
+    std::ostringstream o;
+    o << std::setprecision(3) << value;
+    return o.str();
+}
+
 /// A key's value for a legend: what `auto` resolved to in the run, in 3 significant digits.
 std::string
 Shown(const RunRecord& run, const std::string& key)
@@ -41,16 +57,7 @@ Shown(const RunRecord& run, const std::string& key)
     {
         return value;
     }
-    try
-    {
-        std::ostringstream o;
-        o << std::setprecision(3) << std::stod(it->second);
-        return o.str();
-    }
-    catch (const std::exception&)
-    {
-        return it->second;
-    }
+    return ThreeDigits(it->second);
 }
 
 /**
@@ -138,6 +145,38 @@ RunLabel(const RunRecord& run,
         label += ", " + (shared ? axis : lastPart(axis)) + " " + value;
     }
     return label;
+}
+
+std::string
+PointLabel(const std::vector<RunRecord>& runs,
+           const std::vector<std::string>& axes,
+           const std::set<std::string>& skip,
+           bool compact)
+{
+    RunRecord merged = runs.at(0);
+    for (auto& [key, value] : merged.resolved)
+    {
+        // By value, not by text: 0.25 and 0.250 are one value.
+        std::map<double, std::string> shown;
+        for (const auto& run : runs)
+        {
+            const auto it = run.resolved.find(key);
+            const std::string text = it == run.resolved.end() ? "" : ThreeDigits(it->second);
+            char* end = nullptr;
+            const double number = std::strtod(text.c_str(), &end);
+            if (text.empty() || end != text.c_str() + text.size())
+            {
+                shown.clear(); // not a number in every run: the first run's, as RunLabel shows
+                break;
+            }
+            shown.emplace(number, text);
+        }
+        if (shown.size() > 1)
+        {
+            value = shown.begin()->second + "-" + shown.rbegin()->second;
+        }
+    }
+    return RunLabel(merged, axes, skip, compact);
 }
 
 std::string

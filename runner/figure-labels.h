@@ -28,6 +28,16 @@ std::string RunLabel(const RunRecord& run,
                      const std::set<std::string>& skip,
                      bool compact);
 
+/**
+ * Legend of a point, the runs of one configuration over its seeds: RunLabel, with each value an
+ * `auto` key resolved to given as the range over the runs ("gamma 0.158-0.251") where the seeds
+ * resolved it differently, so that one entry stands for all of them.
+ */
+std::string PointLabel(const std::vector<RunRecord>& runs,
+                       const std::vector<std::string>& axes,
+                       const std::set<std::string>& skip,
+                       bool compact);
+
 /// How many seeds the points of a figure have: "3 seeds", or "2 to 3 seeds" when they differ.
 std::string SeedCountText(size_t fewest, size_t most);
 

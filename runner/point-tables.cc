@@ -94,8 +94,8 @@ CompareTwo(const RunPoint& a,
         s.insert("seed");
         return s;
     }();
-    const std::string labelA = RunLabel(a.runs.at(0), axes, skip, false);
-    const std::string labelB = RunLabel(b.runs.at(0), axes, skip, false);
+    const std::string labelA = PointLabel(a.runs, axes, skip, false);
+    const std::string labelB = PointLabel(b.runs, axes, skip, false);
     const auto runsB = BySeed(b);
     size_t common = 0;
     for (const auto& run : a.runs)

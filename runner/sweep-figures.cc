@@ -46,14 +46,26 @@ CollectSweep(const std::vector<RunRecord>& runs, const std::string& axis, const 
 {
     Sweep sweep;
     sweep.axis = axis;
+    // One line per configuration, whatever its seeds' `auto` keys resolved to: grouped by the
+    // label of the configuration as given, named by the range of resolved values (PointLabel).
+    std::map<std::string, std::vector<RunRecord>> lines;
     for (const auto& run : runs)
     {
-        double x = SweptNumber(axis, run.config.at(axis), sweep.unit);
-        sweep.numeric = sweep.numeric && std::isfinite(x);
-        sweep.xs.push_back(x);
-        std::string label = RunLabel(run, set.axes, {axis, "seed"}, set.format.paper);
-        sweep.algorithmOf[label] = run.config.at("algorithm");
-        sweep.groups[label][x].runs.push_back(run);
+        RunRecord asGiven = run;
+        asGiven.resolved.clear();
+        lines[RunLabel(asGiven, set.axes, {axis, "seed"}, set.format.paper)].push_back(run);
+    }
+    for (const auto& [given, lineRuns] : lines)
+    {
+        const std::string label = PointLabel(lineRuns, set.axes, {axis, "seed"}, set.format.paper);
+        for (const auto& run : lineRuns)
+        {
+            double x = SweptNumber(axis, run.config.at(axis), sweep.unit);
+            sweep.numeric = sweep.numeric && std::isfinite(x);
+            sweep.xs.push_back(x);
+            sweep.algorithmOf[label] = run.config.at("algorithm");
+            sweep.groups[label][x].runs.push_back(run);
+        }
     }
     std::map<std::string, size_t> seen;
     for (const auto& [label, byX] : sweep.groups)
@@ -84,9 +96,43 @@ DrawSweepFigure(const Sweep& sweep, int what, const FigureSet& set)
     std::vector<std::string> labels;
     std::vector<std::string> neverReached;
     std::vector<double> ys;
+    // Points no seed reached the target at: drawn where their runs ended (the budget, or the
+    // last round), open triangles in the entry's colour: "not within this", never a gap a
+    // reader takes for a missing run. One block per entry that has any.
+    const std::string endFile
+        = set.plotDir + "/" + stem + (what ? "-bytes" : "-time") + "-not-reached.dat";
+    std::ostringstream ends;
+    ends << "# x mean_at_the_end seeds (one block per line: " << (what ? "MB sent" : "s")
+         << " when the runs of a point no seed of which reached target accuracy " << set.target
+         << " ended, mean over its seeds)\n";
+    std::vector<std::string> endLabels;
     std::ostringstream partly; // "k/n" labels of points not every seed reached
     size_t fewest = SIZE_MAX;
     size_t most = 0;
+    for (const auto& [label, byX] : sweep.groups)
+    {
+        std::ostringstream block;
+        for (const auto& [x, point] : byX)
+        {
+            if (OverSeeds(point, column).values.n > 0)
+            {
+                continue;
+            }
+            // The mean of the sums is the sum of the means.
+            const double end = what ? (OverSeeds(point, "value_bytes_per_node").values.mean
+                                       + OverSeeds(point, "metadata_bytes_per_node").values.mean)
+                                          * scale
+                                    : OverSeeds(point, "simulated_time_s").values.mean;
+            block << std::setprecision(10) << x << " " << end << " " << point.runs.size() << "\n";
+            ys.push_back(end);
+        }
+        if (!block.str().empty())
+        {
+            ends << block.str() << "\n\n";
+            endLabels.push_back(label);
+        }
+    }
+    WriteFileAtomically(endFile, ends.str());
     for (const auto& [label, byX] : sweep.groups)
     {
         bool any = false;
@@ -136,14 +182,14 @@ DrawSweepFigure(const Sweep& sweep, int what, const FigureSet& set)
          << "\nset title "
          << GnuplotQuote(WrapText(most > 1 ? "mean and 95% CI over " + SeedCountText(fewest, most)
                                                  + " (over those that reached the target; k/n: "
-                                                   "reached by k of n seeds); no point where no "
-                                                   "seed reached it"
-                                           : "one seed per point; no point where the target "
-                                             "was not reached",
+                                                   "reached by k of n seeds); open triangles: "
+                                                   "no seed reached it, drawn at the runs' end"
+                                           : "one seed per point; open triangles: the target "
+                                             "was not reached, drawn at the run's end",
                                   set.format.titleWidth))
          << " font \"," << (set.format.paper ? 7 : 10) << "\"\n"
          << AxisCommands("x", sweep.xs, set.options.logX, true, set.format.maxXTics);
-    if (labels.empty())
+    if (ys.empty())
     {
         // Nothing but the legend is drawn: gnuplot needs the x range spelled out.
         auto [lo, hi] = std::minmax_element(sweep.xs.begin(), sweep.xs.end());
@@ -179,7 +225,21 @@ DrawSweepFigure(const Sweep& sweep, int what, const FigureSet& set)
                           set.format)
              << " title " << GnuplotQuote(legend.back());
     }
-    if (labels.empty() && neverReached.empty())
+    for (size_t i = 0; i < endLabels.size(); ++i)
+    {
+        body << (labels.empty() && neverReached.empty() && i == 0 ? "" : ", ")
+             << GnuplotQuote(GnuplotPath(endFile)) << " index " << i
+             << " using 1:2 with points lc rgb \""
+             << StyleOfAlgorithm(sweep.algorithmOf.at(endLabels[i])).colour << "\" pt 8 ps "
+             << set.format.pointSize * 2 << " notitle";
+    }
+    if (!endLabels.empty())
+    {
+        legend.push_back(what ? "not reached: MB sent by the end" : "not reached: time at the end");
+        body << ", NaN with points lc rgb \"#555555\" pt 8 ps " << set.format.pointSize * 2
+             << " title " << GnuplotQuote(legend.back());
+    }
+    if (labels.empty() && neverReached.empty() && endLabels.empty())
     {
         body << "NaN notitle";
     }

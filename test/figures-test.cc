@@ -684,6 +684,35 @@ TEST(Figures, AnAlgorithmKeepsItsStyleAndLegendsShowResolvedValues)
     fs::remove_all(dir);
 }
 
+/// Seeds of one configuration whose `auto` key resolved differently (CHOCO-SGD's gamma, tuned
+/// per seed) are one legend entry naming the range, in the curves and in the sweep alike.
+TEST(Figures, SeedsThatResolvedAutoDifferentlyShareOneEntryWithTheRange)
+{
+    const std::string dir = FreshTempFolder("resolved-ranges");
+    const std::map<std::string, std::string> gammaOf = {{"1", "0.158489319"}, {"2", "0.2511886"}};
+    for (std::string bw : {"1Mbps", "10Mbps"})
+    {
+        for (const auto& [seed, gamma] : gammaOf)
+        {
+            WriteRun(dir + "/seed=" + seed + "_link.bandwidth=" + bw,
+                     "algorithm = choco\nseed = " + seed
+                         + "\ntarget_accuracy = 0.6\n[link]\nbandwidth = " + bw
+                         + "\n[choco]\ngamma = auto\nalpha = 0.1\n",
+                     kCurve,
+                     {{"choco.gamma", gamma}});
+        }
+    }
+    Plot("--plot " + dir);
+    const std::string curves = ReadWholeFile(dir + "/plots/accuracy-vs-time.gp");
+    EXPECT_NE(curves.find("gamma 0.158-0.251), 1Mbps'"), std::string::npos) << curves;
+    EXPECT_EQ(curves.find("gamma 0.158)"), std::string::npos) << curves;
+    const std::string sweep = ReadWholeFile(dir + "/plots/sweep-link.bandwidth-time.gp");
+    EXPECT_NE(sweep.find("gamma 0.158-0.251)'"), std::string::npos) << sweep;
+    EXPECT_EQ(sweep.find("index 1 using 1:2:3:4"), std::string::npos)
+        << "one line, not one per gamma";
+    fs::remove_all(dir);
+}
+
 TEST(Figures, AConstantSeriesGetsARangeAroundIt)
 {
     std::string dir = FreshTempFolder("flat");
@@ -704,6 +733,33 @@ TEST(Figures, AConstantSeriesGetsARangeAroundIt)
     EXPECT_GT(hi, 6.6667);
     EXPECT_EQ(ReadWholeFile(dir + "/plots/sweep-link.bandwidth-time.log").find("empty y range"),
               std::string::npos);
+    fs::remove_all(dir);
+}
+
+/// A point no seed reached the target at is drawn where its runs ended (an open triangle at
+/// their simulated time, or at the megabytes they sent), not left out as if it had not run.
+TEST(Figures, ASweepPointThatNeverReachedTheTargetIsDrawnAtTheRunsEnd)
+{
+    const std::string dir = FreshTempFolder("sweep-not-reached");
+    WriteRun(dir + "/link.bandwidth=10Mbps",
+             "target_accuracy = 0.6\n[link]\nbandwidth = 10Mbps\n",
+             kCurve);
+    // Never above 0.5: not reached; WriteRun's runs end at 20 s having sent 5 MB per node.
+    WriteRun(dir + "/link.bandwidth=1Mbps",
+             "target_accuracy = 0.6\n[link]\nbandwidth = 1Mbps\n",
+             "0,0,0,0.1,0.1,0.1\n40,20,5000000,0.5,0.4,0.6\n");
+    Plot("--plot " + dir);
+    EXPECT_NE(
+        ReadWholeFile(dir + "/plots/sweep-link.bandwidth-time-not-reached.dat").find("\n1 20 1\n"),
+        std::string::npos);
+    EXPECT_NE(
+        ReadWholeFile(dir + "/plots/sweep-link.bandwidth-bytes-not-reached.dat").find("\n1 5 1\n"),
+        std::string::npos);
+    const std::string script = ReadWholeFile(dir + "/plots/sweep-link.bandwidth-time.gp");
+    EXPECT_NE(script.find("-not-reached.dat' index 0 using 1:2 with points"), std::string::npos)
+        << script;
+    EXPECT_NE(script.find("title 'not reached: time at the end'"), std::string::npos) << script;
+    EXPECT_TRUE(fs::exists(dir + "/plots/sweep-link.bandwidth-time.png"));
     fs::remove_all(dir);
 }
 
