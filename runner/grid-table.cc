@@ -4,6 +4,7 @@
  */
 #include "grid-table.h"
 
+#include "point-tables.h"
 #include "run-catalogue.h"
 #include "time-to-target.h"
 
@@ -339,6 +340,36 @@ GridTable(const std::vector<RunPoint>& points, const std::string& target)
         table += "  approximate: the flows' windows overflowed queues or links lost packets, "
                  "where flows are least like packets (each run's summary.json says which); "
                  "network.model = packet is the reference\n";
+    }
+    // The figures' bands are each point's spread over its seeds; the paired test is over the
+    // differences seed by seed. Where they disagree, the table says so, the test being the one
+    // that pairs.
+    std::vector<std::string> pointAxes;
+    for (const auto& point : points)
+    {
+        for (const auto& [axis, value] : point.values)
+        {
+            if (std::find(pointAxes.begin(), pointAxes.end(), axis) == pointAxes.end())
+            {
+                pointAxes.push_back(axis);
+            }
+        }
+    }
+    const std::vector<std::string> notes = PairedTestNotes(points, pointAxes);
+    if (!notes.empty())
+    {
+        constexpr size_t kShown = 10;
+        table += "  the paired t-test (over seeds, which share data, overlay, links and initial "
+                 "model) and the figures' 95% bands disagree (comparisons.csv, "
+                 "intervals_overlap):\n";
+        for (size_t i = 0; i < notes.size() && i < kShown; ++i)
+        {
+            table += "    " + notes[i] + "\n";
+        }
+        if (notes.size() > kShown)
+        {
+            table += "    and " + std::to_string(notes.size() - kShown) + " more\n";
+        }
     }
     return table;
 }

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <iomanip>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -80,13 +81,42 @@ BySeed(const RunPoint& point)
     return runs;
 }
 
-/// The comparison rows of points a and b over their common seeds, one per compared column.
-void
+/// One paired comparison of two points on one metric.
+struct Comparison
+{
+    std::string labelA;
+    std::string labelB;
+    std::string metric;
+    size_t common = 0; ///< seeds both points ran
+    PairedTest test;
+    std::string seeds; ///< those paired
+    /// Whether the two points' own 95% intervals over their seeds, what the figures draw as
+    /// bands and error bars, overlap; nullopt when either has fewer than two values.
+    std::optional<bool> intervalsOverlap;
+
+    /// The paired test and the intervals say different things: significant though the
+    /// intervals overlap (the seeds pair what the bands spread), or not though they are apart.
+    bool Disagree() const
+    {
+        return test.Tested() && intervalsOverlap && (test.p < 0.05) == *intervalsOverlap;
+    }
+};
+
+/// The metrics comparisons.csv pairs.
+const std::vector<std::string>&
+ComparedMetrics()
+{
+    static const std::vector<std::string> metrics
+        = {"final_accuracy_mean", "time_to_target_s", "bytes_per_node_to_target"};
+    return metrics;
+}
+
+/// Points a and b compared over their common seeds, one per compared metric.
+std::vector<Comparison>
 CompareTwo(const RunPoint& a,
            const RunPoint& b,
            const std::vector<std::string>& conditions,
-           const std::vector<std::string>& axes,
-           std::ostringstream& out)
+           const std::vector<std::string>& axes)
 {
     const std::set<std::string> skip = [&conditions]()
     {
@@ -94,20 +124,22 @@ CompareTwo(const RunPoint& a,
         s.insert("seed");
         return s;
     }();
-    const std::string labelA = PointLabel(a.runs, axes, skip, false);
-    const std::string labelB = PointLabel(b.runs, axes, skip, false);
     const auto runsB = BySeed(b);
     size_t common = 0;
     for (const auto& run : a.runs)
     {
         common += runsB.count(run.config.at("seed"));
     }
-    for (const auto& column :
-         {"final_accuracy_mean", "time_to_target_s", "bytes_per_node_to_target"})
+    std::vector<Comparison> comparisons;
+    for (const auto& column : ComparedMetrics())
     {
+        Comparison c;
+        c.labelA = PointLabel(a.runs, axes, skip, false);
+        c.labelB = PointLabel(b.runs, axes, skip, false);
+        c.metric = column;
+        c.common = common;
         std::vector<double> x;
         std::vector<double> y;
-        std::string seeds;
         for (const auto& run : a.runs)
         {
             const std::string& seed = run.config.at("seed");
@@ -124,27 +156,46 @@ CompareTwo(const RunPoint& a,
             }
             x.push_back(std::strtod(u.c_str(), nullptr));
             y.push_back(std::strtod(v.c_str(), nullptr));
-            seeds += (seeds.empty() ? "" : " ") + seed;
+            c.seeds += (c.seeds.empty() ? "" : " ") + seed;
         }
-        const PairedTest test = PairedTTest(x, y);
-        for (const auto& axis : conditions)
+        c.test = PairedTTest(x, y);
+        const MeanCi ia = OverSeeds(a, column).values;
+        const MeanCi ib = OverSeeds(b, column).values;
+        if (ia.HasCi() && ib.HasCi())
         {
-            out << CsvField(ValueOf(a, axis)) << ",";
+            c.intervalsOverlap = ia.Low() <= ib.High() && ib.Low() <= ia.High();
         }
-        out << CsvField(labelA) << "," << CsvField(labelB) << "," << column << "," << common << ","
-            << test.difference.n << ",";
-        if (test.Tested())
-        {
-            out << Text(test.difference.mean) << "," << Text(test.difference.Low()) << ","
-                << Text(test.difference.High()) << "," << Text(test.t) << "," << Text(test.p) << ","
-                << (test.p < 0.05 ? "yes" : "no");
-        }
-        else
-        {
-            out << (test.difference.n == 1 ? Text(test.difference.mean) : "") << ",,,,,";
-        }
-        out << "," << seeds << "\n";
+        comparisons.push_back(c);
     }
+    return comparisons;
+}
+
+/// Every two points at the same conditions, compared (ComparisonsCsv's rows, with the
+/// conditions' values of each).
+std::vector<std::pair<const RunPoint*, Comparison>>
+CompareAll(const std::vector<RunPoint>& points, const std::vector<std::string>& axes)
+{
+    const std::vector<std::string> conditions = ConditionAxes(axes);
+    std::vector<std::pair<const RunPoint*, Comparison>> all;
+    for (size_t i = 0; i < points.size(); ++i)
+    {
+        for (size_t j = i + 1; j < points.size(); ++j)
+        {
+            const bool sameConditions
+                = std::all_of(conditions.begin(),
+                              conditions.end(),
+                              [&](const std::string& axis)
+                              { return ValueOf(points[i], axis) == ValueOf(points[j], axis); });
+            if (sameConditions)
+            {
+                for (auto& c : CompareTwo(points[i], points[j], conditions, axes))
+                {
+                    all.emplace_back(&points[i], std::move(c));
+                }
+            }
+        }
+    }
+    return all;
 }
 
 } // namespace
@@ -215,23 +266,57 @@ ComparisonsCsv(const std::vector<RunPoint>& points, const std::vector<std::strin
         out << axis << ",";
     }
     out << "a,b,metric,common_seeds,n,mean_difference,ci95_low,ci95_high,t,p_value,significant,"
-           "seeds\n";
-    for (size_t i = 0; i < points.size(); ++i)
+           "intervals_overlap,seeds\n";
+    for (const auto& [point, c] : CompareAll(points, axes))
     {
-        for (size_t j = i + 1; j < points.size(); ++j)
+        for (const auto& axis : conditions)
         {
-            const bool sameConditions
-                = std::all_of(conditions.begin(),
-                              conditions.end(),
-                              [&](const std::string& axis)
-                              { return ValueOf(points[i], axis) == ValueOf(points[j], axis); });
-            if (sameConditions)
-            {
-                CompareTwo(points[i], points[j], conditions, axes, out);
-            }
+            out << CsvField(ValueOf(*point, axis)) << ",";
         }
+        out << CsvField(c.labelA) << "," << CsvField(c.labelB) << "," << c.metric << "," << c.common
+            << "," << c.test.difference.n << ",";
+        if (c.test.Tested())
+        {
+            out << Text(c.test.difference.mean) << "," << Text(c.test.difference.Low()) << ","
+                << Text(c.test.difference.High()) << "," << Text(c.test.t) << "," << Text(c.test.p)
+                << "," << (c.test.p < 0.05 ? "yes" : "no");
+        }
+        else
+        {
+            out << (c.test.difference.n == 1 ? Text(c.test.difference.mean) : "") << ",,,,,";
+        }
+        out << "," << (c.intervalsOverlap ? (*c.intervalsOverlap ? "yes" : "no") : "") << ","
+            << c.seeds << "\n";
     }
     return out.str();
+}
+
+std::vector<std::string>
+PairedTestNotes(const std::vector<RunPoint>& points, const std::vector<std::string>& axes)
+{
+    const std::vector<std::string> conditions = ConditionAxes(axes);
+    std::vector<std::string> notes;
+    for (const auto& [point, c] : CompareAll(points, axes))
+    {
+        if (!c.Disagree())
+        {
+            continue;
+        }
+        std::string at;
+        for (const auto& axis : conditions)
+        {
+            at += (at.empty() ? " at " : ", ") + axis + " = " + ValueOf(*point, axis);
+        }
+        std::ostringstream p;
+        p << std::setprecision(2) << c.test.p;
+        const bool significant = c.test.p < 0.05;
+        notes.push_back(c.labelA + " against " + c.labelB + at + ", " + c.metric + ": paired over "
+                        + std::to_string(c.test.difference.n) + " seeds, p = " + p.str() + ", "
+                        + (significant ? "a difference, though the two 95% intervals overlap"
+                                       : "no clear difference, though the two 95% intervals are "
+                                         "apart"));
+    }
+    return notes;
 }
 
 } // namespace ns3

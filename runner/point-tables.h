@@ -39,10 +39,21 @@ std::vector<std::string> ConditionAxes(const std::vector<std::string>& axes);
  * final accuracy, time and bytes to the target: Student's paired t-test over the seeds both
  * ran (for the to-target columns, the seeds both reached the target in): a - b per seed, its
  * mean and 95% confidence interval, t, the two-sided p-value and whether it is significant at
- * 0.05. Fewer than two pairs: the numbers are left empty.
+ * 0.05; and whether the two points' own 95% intervals over their seeds overlap. Fewer than
+ * two pairs: the numbers are left empty.
  */
 std::string ComparisonsCsv(const std::vector<RunPoint>& points,
                            const std::vector<std::string>& axes);
+
+/**
+ * Where comparisons.csv's paired test and the points' own 95% intervals over seeds (the bands
+ * and error bars of the figures) disagree: a significant difference though the intervals
+ * overlap (the seeds pair the runs: the same data split, overlay, links and initial model, so
+ * the per-seed differences can be consistent while the spread over seeds is wide), or none
+ * though they are apart. One line each, naming the points, the conditions and the metric.
+ */
+std::vector<std::string> PairedTestNotes(const std::vector<RunPoint>& points,
+                                         const std::vector<std::string>& axes);
 
 } // namespace ns3
 

@@ -6,8 +6,10 @@
  */
 #include "grid-table.h"
 #include "learning-record.h"
+#include "point-tables.h"
 #include "run-command.h"
 #include "run-points.h"
+#include "scenario-config.h"
 #include "test-data.h"
 #include "worker-pool.h"
 
@@ -644,6 +646,47 @@ TEST(GridTable, NotReachedSaysWhetherTheBudgetOrTheRoundsEndedTheRun)
         << table("1500s", "199");
     EXPECT_NE(table("none", "199").find("not reached in 120 rounds"), std::string::npos)
         << table("none", "199");
+}
+
+/// Where the paired test over seeds and the points' own intervals (the figures' bands)
+/// disagree, the table says so: times of 10, 20 and 30 s against 11, 21.1 and 30.9 s overlap
+/// widely, yet every seed is 0.9-1.1 s apart (t = 17.3, p = 0.0033: R's t.test, paired).
+TEST(GridTable, SaysWhereThePairedTestAndTheBandsDisagree)
+{
+    auto point = [](const std::string& algorithm, const std::vector<std::string>& times)
+    {
+        RunPoint p;
+        p.values = {{"algorithm", algorithm}};
+        for (size_t i = 0; i < times.size(); ++i)
+        {
+            RunRecord run;
+            for (const auto& key : ScenarioKeys())
+            {
+                run.config[key.name] = key.defaultValue; // as a run's config.ini gives them all
+            }
+            run.config["algorithm"] = algorithm;
+            run.config["seed"] = std::to_string(i + 1);
+            run.summary = {{"final_accuracy_mean", "0.8"},
+                           {"time_to_target_s", times[i]},
+                           {"bytes_per_node_to_target", "1000000"},
+                           {"simulated_time_s", "40"}};
+            p.runs.push_back(run);
+        }
+        return p;
+    };
+    const std::vector<RunPoint> points
+        = {point("choco", {"11", "21.1", "30.9"}), point("dpsgd", {"10", "20", "30"})};
+    const std::string table = GridTable(points, "0.7");
+    EXPECT_NE(table.find("the paired t-test (over seeds"), std::string::npos) << table;
+    EXPECT_NE(table.find("gamma auto) against D-PSGD, time_to_target_s: paired over 3 seeds, p = "
+                         "0.0033, a difference, though the two 95% intervals overlap"),
+              std::string::npos)
+        << table;
+    // Equal accuracies and bytes: no difference, and overlapping intervals agree with that.
+    EXPECT_EQ(table.find("final_accuracy_mean: paired"), std::string::npos) << table;
+    const std::string csv = ComparisonsCsv(points, {"algorithm", "seed"});
+    EXPECT_NE(csv.find(",time_to_target_s,3,3,1,"), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",yes,yes,1 2 3\n"), std::string::npos) << csv;
 }
 
 } // namespace
