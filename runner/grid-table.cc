@@ -297,7 +297,7 @@ GridTable(const std::vector<RunPoint>& points, const std::string& target)
         }
         else
         {
-            row.push_back(point.runs[0].config.at("network.model") + " (approximate in "
+            row.push_back(point.runs[0].NetworkModelUsed() + " (approximate in "
                           + std::to_string(approximate) + " of " + std::to_string(point.runs.size())
                           + ")");
         }

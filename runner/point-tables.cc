@@ -236,8 +236,8 @@ PointsCsv(const std::vector<RunPoint>& points, const std::vector<std::string>& a
             = std::count_if(point.runs.begin(),
                             point.runs.end(),
                             [](const RunRecord& run) { return !run.networkFidelity.empty(); });
-        out << (stays ? Text(*stays) : "") << ","
-            << CsvField(point.runs.at(0).config.at("network.model")) << "," << approximate << "\n";
+        out << (stays ? Text(*stays) : "") << "," << CsvField(point.runs.at(0).NetworkModelUsed())
+            << "," << approximate << "\n";
     }
     return out.str();
 }

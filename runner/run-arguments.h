@@ -37,7 +37,7 @@ struct RunArguments
     unsigned jobs = 1;
     bool tuneChoco = false;
     bool tune = false; ///< --tune: ./dlsim tune (tuning.h)
-    bool plot = true; ///< draw figures at the end (--no-plot: not)
+    bool plot = true;  ///< draw figures at the end (--no-plot: not)
     bool overwrite = false;
     PlotOptions plotOptions;
     std::string logFile;  ///< --log-file

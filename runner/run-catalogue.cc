@@ -245,7 +245,9 @@ FindRunFolders(const std::string& dir)
             {
                 const std::string name = entry.path().filename().string();
                 std::error_code kind;
-                if (entry.is_directory(kind))
+                // A hidden folder is a run's own working folder (network.model = auto's
+                // flows-first run), never a run of the grid.
+                if (entry.is_directory(kind) && name.rfind('.', 0) != 0)
                 {
                     todo.push_back(entry.path());
                 }
@@ -365,10 +367,20 @@ RunRecord::Retarget(double target)
 }
 
 std::string
+RunRecord::NetworkModelUsed() const
+{
+    const auto model = config.find("network.model");
+    const std::string given = model == config.end() ? std::string("-") : model->second;
+    const auto chosen = resolved.find("network.model");
+    return given == "auto" && chosen != resolved.end() ? chosen->second : given;
+}
+
+std::string
 RunRecord::NetworkModelText() const
 {
     const auto model = config.find("network.model");
-    return (model == config.end() ? std::string("-") : model->second)
+    const bool automatic = model != config.end() && model->second == "auto";
+    return NetworkModelUsed() + (automatic && resolved.count("network.model") ? " (auto)" : "")
            + (networkFidelity.empty() ? "" : " (approximate)");
 }
 

@@ -37,6 +37,9 @@ struct RunRecord
     /// network.model, with " (approximate)" where networkFidelity says so: which model made
     /// the run's times, as every table and figure says.
     std::string NetworkModelText() const;
+    /// The network model that made the run's numbers: network.model, or with auto the one the
+    /// run chose (summary.json's resolved network.model).
+    std::string NetworkModelUsed() const;
     /// curve.csv's evaluations; nullopt when the run has no curve.csv.
     std::optional<std::vector<CurvePoint>> curve;
     /// The evaluations around the time to target (TargetCrossing::evaluatedBelow and

@@ -80,8 +80,8 @@ WriteIndex(const std::string& dir, std::vector<RunRecord> runs, std::ostream& lo
             auto it = run.summary.find(column);
             index << "," << (it == run.summary.end() ? "" : it->second);
         }
-        index << "," << CsvField(run.config.at("network.model")) << ","
-              << CsvField(run.networkFidelity) << ",";
+        index << "," << CsvField(run.NetworkModelUsed()) << "," << CsvField(run.networkFidelity)
+              << ",";
         // The evaluations the time to target was interpolated between (empty: not reached).
         if (run.targetBracket)
         {

@@ -477,6 +477,17 @@ ScenarioKeys()
         AddRegistered<UnderlayRegistration>(keys, "network", "direct");
         AddRegistered<NetworkModelRegistration>(
             keys, "network.model", "packet", {"ns3::LearnerApplication::NetworkModel"});
+        // Not a model but a choice between the two, per run (RunScenario).
+        for (auto& key : keys)
+        {
+            if (key.name == "network.model")
+            {
+                key.help += "; or auto (flows first, then the same learning replayed over "
+                            "packets where the flows were approximate: a queue overflowed or a "
+                            "link lost packets; summary.json's resolved network.model says "
+                            "which)";
+            }
+        }
         keys.insert(keys.end(), NetworkKeys().begin(), NetworkKeys().end());
         // The network's keys are the ones its groups declare: the underlays' (their
         // registrations'), the network model's and NetworkKeys().

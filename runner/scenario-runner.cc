@@ -598,6 +598,31 @@ struct SimulatorCleanup
 void
 CheckScenario(const ScenarioConfig& c)
 {
+    if (c.GetString("network.model") == kAutoNetworkModel)
+    {
+        // Both models may run it: each must take the scenario.
+        for (const char* model : {"flow", "packet"})
+        {
+            ScenarioConfig each = c;
+            each.Set("network.model", model);
+            try
+            {
+                CheckScenario(each);
+            }
+            catch (const ScenarioError& e)
+            {
+                throw ScenarioError(std::string("network.model = auto runs over ") + model
+                                    + " too: " + e.what());
+            }
+        }
+        if (const std::string why = ReplayObstacle(c); !why.empty())
+        {
+            throw ScenarioError("network.model = auto replays the flows' learning over packets, "
+                                "which this scenario's learning cannot be: "
+                                + why);
+        }
+        return;
+    }
     ScenarioPlan plan = ReadPlan(c);
     OverlayGraph graph = DrawOverlay(plan).Union();
     CheckInputs(plan);
@@ -613,9 +638,73 @@ CheckScenario(const ScenarioConfig& c)
     plan.capture->Check(underlay);
 }
 
-RunSummary
-RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& options)
+namespace
 {
+
+/// network.model = auto (kAutoNetworkModel): the flows-first run, then the run that counts.
+RunSummary
+RunFlowsFirst(const ScenarioConfig& c, std::ostream& log, const RunOptions& options)
+{
+    CheckScenario(c); // both models, and a learning that can be replayed
+    ScenarioConfig flows = c;
+    flows.Set("network.model", "flow");
+    const std::string out = ReadPlan(flows).out;
+    const std::string estimate = out + "/.flows"; // hidden: no run a collect finds
+    flows.Set("out", estimate);
+    log << "dlsim: network.model = auto: over flows first, in " << estimate << std::endl;
+    RunOptions first = options;
+    first.overwrite = true; // the folder is this run's own
+    const RunSummary approximate = RunScenario(flows, log, first);
+    RunOptions then = options;
+    then.logFile.clear(); // already taken by the first run
+    then.networkModel = approximate.networkFidelity.empty() ? "flow" : "packet";
+    then.replayFrom = estimate;
+    log << "dlsim: network.model = auto: "
+        << (approximate.networkFidelity.empty()
+                ? "no queue overflowed and no link lost packets over flows: the same learning "
+                  "replayed over flows"
+                : "the flows were approximate (" + approximate.networkFidelity
+                      + "): the same learning replayed over packets")
+        << ", into " << out << std::endl;
+    RunSummary summary;
+    try
+    {
+        summary = RunScenario(c, log, then);
+    }
+    catch (const RecordingTooShortError&)
+    {
+        // Packets ran further within the budget than the flows did: this run trains.
+        log << "dlsim: network.model = auto: packets run past the flows' recording within the "
+               "budget: the run over packets trains"
+            << std::endl;
+        then.replayFrom = options.replayFrom;
+        summary = RunScenario(c, log, then);
+    }
+    // The run's wall time is both runs'.
+    summary.wallSeconds += approximate.wallSeconds;
+    WriteRunSummary(summary, out);
+    std::error_code ignored;
+    std::filesystem::remove_all(estimate, ignored);
+    return summary;
+}
+
+} // namespace
+
+RunSummary
+RunScenario(const ScenarioConfig& given, std::ostream& log, const RunOptions& options)
+{
+    const bool automatic = given.GetString("network.model") == kAutoNetworkModel;
+    if (automatic && options.networkModel.empty())
+    {
+        return RunFlowsFirst(given, log, options);
+    }
+    // The model that runs; config.ini keeps what was given (auto), and the resolved values
+    // which model it was.
+    ScenarioConfig c = given;
+    if (automatic)
+    {
+        c.Set("network.model", options.networkModel);
+    }
     SetRunStep("reading the scenario");
     ScenarioPlan plan = ReadPlan(c);
     // Missing or broken input files are refused before the run folder is touched.
@@ -628,7 +717,7 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
         replay = LoadRecordFor(options.replayFrom, c);
     }
     std::ostringstream ini;
-    c.WriteIni(ini);
+    given.WriteIni(ini);
     // Whether the folder may be written is known before anything is made in it.
     CheckOutputFolder(
         plan.out, ini.str(), options.overwrite, FolderWriter::Run, options.replayFrom);
@@ -681,6 +770,10 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
         for (const auto& [key, value] : resolved)
         {
             text << "# resolved: " << key << " = " << value << "\n";
+        }
+        if (automatic)
+        {
+            text << "# resolved: network.model = " << options.networkModel << "\n";
         }
         if (replay)
         {
@@ -893,6 +986,11 @@ RunScenario(const ScenarioConfig& c, std::ostream& log, const RunOptions& option
     summary.torchVersion = TorchVersion();
     summary.commandLine = options.commandLine;
     summary.resolved = resolved;
+    if (automatic)
+    {
+        // Not in the learning's recording: which model ran is no part of what was learned.
+        summary.resolved["network.model"] = options.networkModel;
+    }
     summary.roundMode = plan.roundMode;
     linkUsage.Report(out + "/links.csv", summary.simulatedSeconds, log, summary);
     // The learning, for replays over other networks (learning-replay.h); a replay records it

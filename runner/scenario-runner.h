@@ -28,7 +28,18 @@ struct RunOptions
     /// A finished run's folder whose recorded learning this run replays over its own network
     /// (learning-replay.h): nothing is trained; empty: train.
     std::string replayFrom;
+    /// With `network.model = auto`: the model this run uses ("flow" or "packet"), chosen by
+    /// RunScenario's flows-first run; empty: RunScenario chooses (see kAutoNetworkModel).
+    std::string networkModel;
 };
+
+/**
+ * The value of network.model that picks the model per run: flows first (in OUT/.flows), then
+ * the same learning replayed over packets where the flows were approximate (their windows
+ * overflowed a queue or a link lost packets, summary.json's network_fidelity), over flows where
+ * not. summary.json's resolved network.model says which made the run's numbers.
+ */
+constexpr const char* kAutoNetworkModel = "auto";
 
 /**
  * Run the scenario and write its run directory (config.ini, partition.csv, links.csv,

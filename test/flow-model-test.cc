@@ -471,6 +471,44 @@ TEST(FlowModel, CrashesLoseTheirConnectionsAndARecoveredLearnerHearsAgain)
 
 // The heap the flow model keeps its links and its connections' next events in: ten thousand
 // random pushes, key changes and erasures, its top after each against an ordered set's first.
+/// network.model = auto: every point over flows first; the one whose links lose packets
+/// (where flows are approximate) is replayed over packets and gives exactly what a run over
+/// packets gives, the lossless one keeps the flows; the tables say which model made each.
+TEST(FlowModel, AutoReplaysTheApproximatePointsOverPackets)
+{
+    const std::string out = FreshTempFolder("flow-auto");
+    const std::string run = std::string(DLSIM_RUN_BINARY) + " " + kData
+                            + " --nodes=4 --degree=2 --rounds=4 --no-plot";
+    std::string output;
+    ASSERT_EQ(RunCommand(run + " --network.model=auto --link.loss='0, 0.01' --out=" + out + "/grid",
+                         output),
+              0)
+        << output;
+    ASSERT_EQ(RunCommand(run + " --network.model=packet --link.loss=0.01 --out=" + out + "/packet",
+                         output),
+              0)
+        << output;
+    const std::string lossy = out + "/grid/link.loss=0.01";
+    for (const char* file : {"rounds.csv", "eval.csv", "curve.csv", "receipt.csv"})
+    {
+        EXPECT_EQ(ReadWholeFile(lossy + "/" + file), ReadWholeFile(out + "/packet/" + file))
+            << file;
+    }
+    EXPECT_NE(ReadWholeFile(lossy + "/summary.json").find("\"network.model\": \"packet\""),
+              std::string::npos);
+    EXPECT_NE(
+        ReadWholeFile(out + "/grid/link.loss=0/summary.json").find("\"network.model\": \"flow\""),
+        std::string::npos);
+    EXPECT_FALSE(fs::exists(lossy + "/.flows")) << "the flows-first run is not left behind";
+    const std::string index = ReadWholeFile(out + "/grid/index.csv");
+    EXPECT_NE(index.find(",packet,,"), std::string::npos) << index;
+    EXPECT_NE(index.find(",flow,,"), std::string::npos) << index;
+    const std::string table = ReadWholeFile(out + "/grid/grid-summary.txt");
+    EXPECT_NE(table.find("packet (auto)"), std::string::npos) << table;
+    EXPECT_NE(table.find("flow (auto)"), std::string::npos) << table;
+    fs::remove_all(out);
+}
+
 TEST(FlowModel, IndexedMinHeapKeepsTheSmallestKeyOnTopThroughChanges)
 {
     constexpr uint32_t kIds = 200;
