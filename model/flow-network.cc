@@ -100,6 +100,24 @@ FlowNetwork::CheckScenario(const NetworkModelScenario& scenario)
     }
 }
 
+void
+FlowNetwork::CheckLinks(const std::vector<UnderlayLink>& links) const
+{
+    for (const auto& link : links)
+    {
+        if (link.loss > kMaxFlowLoss)
+        {
+            std::ostringstream text;
+            text << "link.loss: network.model = flow models random loss up to " << kMaxFlowLoss
+                 << " (the doc's Random loss table), and link " << link.from << ":" << link.to
+                 << " loses " << link.loss
+                 << ", where TCP's retransmission timeouts decide the time; use network.model = "
+                    "packet, or auto (which runs such a scenario over packets)";
+            throw std::invalid_argument(text.str());
+        }
+    }
+}
+
 Ptr<MessageTransport>
 FlowNetwork::CreateTransport(uint32_t learner, const TcpTransportSettings& settings)
 {

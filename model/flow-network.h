@@ -109,6 +109,14 @@ class FlowNetwork : public NetworkModel
     static void CheckScenario(const NetworkModelScenario& scenario);
 
     /**
+     * \brief Random loss above kMaxFlowLoss on any link direction, refused: beyond it TCP's
+     * retransmission timeouts decide a transfer's time, which flows do not model.
+     * \param links every link direction of the underlay
+     * \throws std::invalid_argument naming link.loss, the link and its loss
+     */
+    void CheckLinks(const std::vector<UnderlayLink>& links) const override;
+
+    /**
      * \brief A learner's transport whose messages are flows of this network.
      * \param learner the learner's id
      * \param settings the application's TCP settings (the flows' segment size, buffers, timers)
@@ -277,11 +285,11 @@ class FlowNetwork : public NetworkModel
     FlowSharing m_sharing;                     ///< the links' sharing (flow-sharing.h)
     FlowEventQueue m_eventQueue;               ///< the flows by next event (flow-events.h)
     std::vector<FlowLoad> m_loads;             ///< by id
-    std::map<uint32_t, Deliver> m_listeners; ///< by node id
+    std::map<uint32_t, Deliver> m_listeners;   ///< by node id
     std::map<uint32_t, uint64_t> m_generation; ///< by node id: how often it started listening
-    EventId m_event;                         ///< the next flow event (an end or a window step)
-    EventId m_reschedule;                    ///< the pending RescheduleSoon
-    uint64_t m_events = 0;                   ///< flow events handled so far
+    EventId m_event;                           ///< the next flow event (an end or a window step)
+    EventId m_reschedule;                      ///< the pending RescheduleSoon
+    uint64_t m_events = 0;                     ///< flow events handled so far
 };
 
 } // namespace ns3

@@ -51,7 +51,21 @@ LossOf(Ptr<NetDevice> receiver, Ptr<ErrorModel> model)
                              + model->GetInstanceTypeId().GetName()
                              + (rate ? " in bytes or bits" : "") + " (use network.model = packet)");
     }
-    return rate->IsEnabled() ? rate->GetRate() : 0.0;
+    const double loss = rate->IsEnabled() ? rate->GetRate() : 0.0;
+    // Beyond the validated range TCP's retransmission timeouts and their backoff decide a
+    // transfer's time, which the periodic-loss model leaves out: flows finished in a fraction of
+    // a second where packets took seconds, or gave up. Refused rather than reported.
+    if (loss > kMaxFlowLoss)
+    {
+        std::ostringstream text;
+        text << "link.loss: network.model = flow models random loss up to " << kMaxFlowLoss
+             << " (the doc's Random loss table), and node " << receiver->GetNode()->GetId()
+             << " receives with a loss of " << loss
+             << ", where TCP's retransmission timeouts decide the time; use network.model = "
+                "packet, or auto (which runs such a scenario over packets)";
+        throw FlowModelError(text.str());
+    }
+    return loss;
 }
 
 /**

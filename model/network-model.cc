@@ -34,6 +34,10 @@ void
 NetworkModel::NotifyDataRate(Ptr<NetDevice> /* device */)
 {}
 
+void
+NetworkModel::CheckLinks(const std::vector<UnderlayLink>& /* links */) const
+{}
+
 NetworkModel::Carried
 NetworkModel::GetCarried(Ptr<NetDevice> /* device */)
 {

@@ -16,6 +16,7 @@
 #include "ns3/object.h"
 #include "registry.h"
 #include "tcp-message-transport.h"
+#include "underlay.h"
 
 #include <functional>
 #include <string>
@@ -83,6 +84,15 @@ class NetworkModel : public Object
      * \return what the model carried over it (only where MovesPackets is false)
      */
     virtual Carried GetCarried(Ptr<NetDevice> device);
+
+    /**
+     * \brief What this model cannot carry in a built network, refused before the run starts:
+     * the registration's check sees the scenario's keys, this the links as built (rates and
+     * losses drawn or read from files included). Nothing by default.
+     * \param links every link direction of the underlay
+     * \throws std::invalid_argument naming the key and the link
+     */
+    virtual void CheckLinks(const std::vector<UnderlayLink>& links) const;
 };
 
 /// network.model = packet: every segment through ns-3's TCP (TcpMessageTransport).

@@ -583,6 +583,20 @@ RedirectOutputTo(const std::string& path)
     ::close(fd);
 }
 
+/// What the network model refuses of the links as built (NetworkModel::CheckLinks): bad input.
+void
+CheckLinksFor(const NetworkModel& network, const Underlay& underlay)
+{
+    try
+    {
+        network.CheckLinks(underlay.links);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ScenarioError(e.what());
+    }
+}
+
 /// Ends what ns-3 built when it goes out of scope, however a function ends (an error leaves no
 /// nodes or events to a caller that goes on). Simulator::Destroy may be called again.
 struct SimulatorCleanup
@@ -595,31 +609,46 @@ struct SimulatorCleanup
 
 } // namespace
 
+namespace
+{
+
+/// Why network.model = flow refuses `c` (an auto scenario), "" when it takes it.
+std::string
+FlowsRefuse(const ScenarioConfig& c)
+{
+    ScenarioConfig flows = c;
+    flows.Set("network.model", "flow");
+    try
+    {
+        CheckScenario(flows);
+    }
+    catch (const std::exception& e) // what packets take (checked first) but flows refuse
+    {
+        return e.what();
+    }
+    return "";
+}
+
+} // namespace
+
 void
 CheckScenario(const ScenarioConfig& c)
 {
     if (c.GetString("network.model") == kAutoNetworkModel)
     {
-        // Both models may run it: each must take the scenario.
-        for (const char* model : {"flow", "packet"})
+        // Packets must take it; flows may refuse it (then it runs over packets alone), but
+        // where they take it their learning must be one a replay can play over packets.
+        ScenarioConfig packets = c;
+        packets.Set("network.model", "packet");
+        CheckScenario(packets);
+        if (FlowsRefuse(c).empty())
         {
-            ScenarioConfig each = c;
-            each.Set("network.model", model);
-            try
+            if (const std::string why = ReplayObstacle(c); !why.empty())
             {
-                CheckScenario(each);
+                throw ScenarioError("network.model = auto replays the flows' learning over "
+                                    "packets, which this scenario's learning cannot be: "
+                                    + why);
             }
-            catch (const ScenarioError& e)
-            {
-                throw ScenarioError(std::string("network.model = auto runs over ") + model
-                                    + " too: " + e.what());
-            }
-        }
-        if (const std::string why = ReplayObstacle(c); !why.empty())
-        {
-            throw ScenarioError("network.model = auto replays the flows' learning over packets, "
-                                "which this scenario's learning cannot be: "
-                                + why);
         }
         return;
     }
@@ -632,8 +661,9 @@ CheckScenario(const ScenarioConfig& c)
     SimulatorCleanup cleanup;
     NodeContainer hosts;
     hosts.Create(plan.nodes);
-    Underlay underlay = plan.underlay->Install(
-        hosts, graph, 1, NetworkModelRegistry::Get(plan.networkModel).create());
+    Ptr<NetworkModel> network = NetworkModelRegistry::Get(plan.networkModel).create();
+    Underlay underlay = plan.underlay->Install(hosts, graph, 1, network);
+    CheckLinksFor(*network, underlay);
     FaultHelper(plan.faults).Check(underlay);
     plan.capture->Check(underlay);
 }
@@ -645,7 +675,16 @@ namespace
 RunSummary
 RunFlowsFirst(const ScenarioConfig& c, std::ostream& log, const RunOptions& options)
 {
-    CheckScenario(c); // both models, and a learning that can be replayed
+    CheckScenario(c); // packets take it, and flows' learning can be replayed where they do
+    if (const std::string why = FlowsRefuse(c); !why.empty())
+    {
+        log << "dlsim: network.model = auto: over packets alone, as flows cannot carry this "
+               "scenario ("
+            << why << ")" << std::endl;
+        RunOptions packets = options;
+        packets.networkModel = "packet";
+        return RunScenario(c, log, packets);
+    }
     ScenarioConfig flows = c;
     flows.Set("network.model", "flow");
     const std::string out = ReadPlan(flows).out;
@@ -741,6 +780,7 @@ RunScenario(const ScenarioConfig& given, std::ostream& log, const RunOptions& op
     // reach it, and it says what the links carried.
     Ptr<NetworkModel> network = NetworkModelRegistry::Get(plan.networkModel).create();
     Underlay underlay = plan.underlay->Install(hosts, graph, 1, network, &log);
+    CheckLinksFor(*network, underlay);
     FaultHelper faults(plan.faults);
     faults.Check(underlay);
     plan.capture->Check(underlay);

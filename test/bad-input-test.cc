@@ -167,6 +167,11 @@ TEST(BadInput, EveryCaseGetsItsExitStatusAndAMessageNamingTheProblem)
          {"tcp.profile"}},
         {"stall timeout without unit", "--run.stall_timeout=soon", 2, {"run.stall_timeout"}},
         {"a time limit of nothing", "--run.time_limit=0s", 2, {"run.time_limit", "'0s'"}},
+        // Flows finished in a fraction of a second where TCP over packets took seconds or gave up.
+        {"flows at a loss their model is not validated for",
+         "--network.model=flow --link.loss=0.2",
+         2,
+         {"link.loss", "up to 0.02", "link 0:1 loses 0.2", "network.model = packet, or auto"}},
         // ./dlsim tune: candidates named by the tune key the user gave, not the key they became.
         {"tuning with nothing to tune",
          "--tune --tune.lr=[] --tune.gamma=[]",

@@ -506,6 +506,16 @@ TEST(FlowModel, AutoReplaysTheApproximatePointsOverPackets)
     const std::string table = ReadWholeFile(out + "/grid/grid-summary.txt");
     EXPECT_NE(table.find("packet (auto)"), std::string::npos) << table;
     EXPECT_NE(table.find("flow (auto)"), std::string::npos) << table;
+    // A loss flows do not model (above kMaxFlowLoss): over packets alone, saying why.
+    ASSERT_EQ(
+        RunCommand(run + " --network.model=auto --link.loss=0.2 --out=" + out + "/lossy", output),
+        0)
+        << output;
+    EXPECT_NE(output.find("over packets alone, as flows cannot carry this scenario (link.loss"),
+              std::string::npos)
+        << output;
+    EXPECT_NE(ReadWholeFile(out + "/lossy/summary.json").find("\"network.model\": \"packet\""),
+              std::string::npos);
     fs::remove_all(out);
 }
 
