@@ -977,6 +977,12 @@ LearnerApplication::FinishTraining(Time computeTime)
     TryAggregate();
 }
 
+void
+LearnerApplication::EndSoon()
+{
+    (m_budget ? m_budget->endRequested : m_endRequested) = true;
+}
+
 bool
 LearnerApplication::IsLastRound()
 {
@@ -984,7 +990,9 @@ LearnerApplication::IsLastRound()
     {
         return true;
     }
-    if (!m_duration.IsStrictlyPositive() || Simulator::Now() < m_duration)
+    const bool budgetPassed = m_duration.IsStrictlyPositive() && Simulator::Now() >= m_duration;
+    const bool endRequested = m_budget ? m_budget->endRequested : m_endRequested;
+    if (!budgetPassed && !endRequested)
     {
         return !WithinAvailableRounds();
     }

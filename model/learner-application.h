@@ -33,12 +33,12 @@ namespace ns3
 /// Reported when a learner completes a round (after aggregation).
 struct RoundReport
 {
-    uint32_t learner = 0;         ///< the learner's id
-    uint32_t round = 0;           ///< rounds are numbered from 1
-    Time time;                    ///< simulated time at the end of the round
-    Time computeTime;             ///< simulated time charged for local training
-    bool trained = true;          ///< the learner trained in this round (SCSP's gossip: not)
-    double trainLoss = 0.0;       ///< mean loss of this round's local steps
+    uint32_t learner = 0;   ///< the learner's id
+    uint32_t round = 0;     ///< rounds are numbered from 1
+    Time time;              ///< simulated time at the end of the round
+    Time computeTime;       ///< simulated time charged for local training
+    bool trained = true;    ///< the learner trained in this round (SCSP's gossip: not)
+    double trainLoss = 0.0; ///< mean loss of this round's local steps
     /// CPU seconds the host spent in this round's local training, on whichever thread ran it:
     /// a measure of the simulation's own cost (like its wall time), not simulated and not
     /// reproducible; never written to rounds.csv.
@@ -48,9 +48,9 @@ struct RoundReport
     /// and write): learning work a deployment does too, not the network's; measured like
     /// trainingCpuSeconds and, like it, never written to rounds.csv.
     double sharingCpuSeconds = 0.0;
-    uint64_t valueBytes = 0;      ///< model value bytes this node sent in this round
-    uint64_t metadataBytes = 0;   ///< header, index and other non-value bytes sent in this round
-    uint64_t totalValueBytes = 0; ///< cumulative value bytes since the start
+    uint64_t valueBytes = 0;         ///< model value bytes this node sent in this round
+    uint64_t metadataBytes = 0;      ///< header, index and other non-value bytes sent in this round
+    uint64_t totalValueBytes = 0;    ///< cumulative value bytes since the start
     uint64_t totalMetadataBytes = 0; ///< cumulative metadata bytes since the start
     /// What the aggregation used: in-neighbours' messages of this round (fresh), of earlier
     /// rounds (stale), and late or superseded messages discarded since the previous one (dropped).
@@ -94,6 +94,7 @@ struct RoundBudget
 {
     uint32_t highestStarted = 0; ///< the highest round any learner has started
     uint32_t lastRound = 0;      ///< 0 until the first round ends after the budget
+    bool endRequested = false;   ///< EndSoon: as if the budget had passed
     /// The rounds the learning holds (a replayed recording that its own run's budget cut
     /// short); 0: as many as Rounds. A learner that would go past them fails (RanOutOfLearning).
     uint32_t available = 0;
@@ -199,6 +200,12 @@ class LearnerApplication : public Application
      * \param budget shared by the run's learners
      */
     void SetRoundBudget(std::shared_ptr<RoundBudget> budget);
+    /**
+     * End the run as a passed time budget (Duration) would: learners that share a RoundBudget
+     * agree on a last round, the others end at their next round's end. For a caller that
+     * watches the run's results (rounds.until_target: the target reached and held).
+     */
+    void EndSoon();
     /**
      * \brief A static overlay: the same neighbours every round.
      * \param outPeers where this learner sends, with addresses
@@ -326,6 +333,7 @@ class LearnerApplication : public Application
     const RoundPolicy& Policy() const;
     /// Whether the round just aggregated is this learner's last (Rounds, Duration).
     bool IsLastRound();
+    bool m_endRequested = false; ///< EndSoon without a shared RoundBudget
     void Evaluate(uint32_t round);
 
     // Attributes
@@ -345,8 +353,8 @@ class LearnerApplication : public Application
     Time m_delAckTimeout;
     TcpProfile m_tcpProfile;
     uint64_t m_maxPayloadBytes;
-    std::string m_roundMode; ///< a registered round mode (RoundModeRegistry)
-    std::string m_networkModel; ///< a registered network model (NetworkModelRegistry)
+    std::string m_roundMode;     ///< a registered round mode (RoundModeRegistry)
+    std::string m_networkModel;  ///< a registered network model (NetworkModelRegistry)
     Ptr<NetworkModel> m_network; ///< the simulation's (SetNetworkModel), or made on first use
     Time m_evalInterval;
     Time m_roundTimeout;

@@ -30,7 +30,10 @@ LearningKeys(const ScenarioConfig& config)
     {
         // The budget decides how many rounds of the learning run, as the network does; the
         // rounds themselves do not depend on it (a replay checks that it holds enough of them).
-        if (ChangesResults(key.name) && !key.network && key.name != "rounds.duration")
+        // The two keys that end a run early decide how long it learns, not what: a replay
+        // plays a prefix of a longer recording (or, where it needs more, the point trains).
+        if (ChangesResults(key.name) && !key.network && key.name != "rounds.duration"
+            && key.name != "rounds.until_target")
         {
             text << key.name << " = " << config.GetString(key.name) << "\n";
         }
@@ -192,7 +195,8 @@ CheckRecordedValues(const LearningRecord& record,
     const uint64_t evalNodes = config.GetUint("eval.nodes", 0, nodes);
     // A budget (rounds.duration) may have ended the recorded run before `rounds`: the recording
     // holds the rounds it ran, and a replay that needs more stops (RecordingTooShortError).
-    const bool budgeted = config.GetString("rounds.duration") != "none";
+    const bool budgeted = config.GetString("rounds.duration") != "none"
+                          || config.GetString("rounds.until_target") != "none";
     const AlgorithmRegistration* algorithm = AlgorithmRegistry::Find(config.GetString("algorithm"));
     size_t evaluating = 0;
     for (size_t n = 0; n < record.nodes.size(); ++n)

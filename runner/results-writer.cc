@@ -128,6 +128,36 @@ ResultsWriter::ResultsWriter(const std::string& directory,
 }
 
 void
+ResultsWriter::EndOnceTargetHeld(uint32_t evaluations)
+{
+    m_holdEvaluations = evaluations;
+}
+
+void
+ResultsWriter::EndIfTargetHeld()
+{
+    DeliverEvaluations();
+    if (!m_targetHeld || m_endRequested)
+    {
+        return;
+    }
+    m_endRequested = true;
+    if (m_interactive)
+    {
+        m_log << "\r\033[K";
+    }
+    m_log << "dlsim: the mean accuracy has been at or above the target " << m_targetAccuracy
+          << " at " << m_holdEvaluations
+          << " evaluations in a row (rounds.until_target): the learners end at a round they "
+             "agree on"
+          << std::endl;
+    for (uint32_t i = 0; i < m_apps.GetN(); ++i)
+    {
+        DynamicCast<LearnerApplication>(m_apps.Get(i))->EndSoon();
+    }
+}
+
+void
 ResultsWriter::SetWatchdog(Time stall,
                            Time limit,
                            Time slowestFrame,
@@ -431,6 +461,7 @@ ResultsWriter::OnRound(const RoundReport& r)
     m_roundOf[r.learner] = r.round;
     // Curve lines by rounds report every node's bytes after the round and wait for the round
     // to be complete; timed lines carry their own bytes, so none of this is kept for them.
+    bool roundComplete = false; // every learner has completed this round
     if (m_evalInterval.IsZero())
     {
         auto& bytes = m_bytesAfterRound[r.round];
@@ -447,7 +478,16 @@ ResultsWriter::OnRound(const RoundReport& r)
                            std::accumulate(bytes.begin(), bytes.end(), 0.0) / m_nodes);
             }
             ReportReadyRounds();
+            roundComplete = true;
         }
+    }
+    if (m_holdEvaluations > 0 && !m_endRequested
+        && (roundComplete || m_evalInterval.IsStrictlyPositive()))
+    {
+        // Whether the target has held is decided in an event of its own, after this one, with
+        // the evaluations made so far: at the same point of the simulation whether a worker
+        // thread or this one evaluated them, and whether they were reported already or not.
+        Simulator::ScheduleNow(&ResultsWriter::EndIfTargetHeld, this);
     }
     if (r.finished && !m_finished[r.learner])
     {
@@ -546,6 +586,12 @@ ResultsWriter::ReportEvalRound(uint32_t round)
           << std::endl;
     // From the line as written, as the crossing below is.
     m_curve.push_back(ParseCurveLine(line.str()));
+    m_targetHeld = m_targetHeld
+                   || (m_holdEvaluations > 0 && m_curve.size() >= m_holdEvaluations
+                       && std::all_of(m_curve.end() - m_holdEvaluations,
+                                      m_curve.end(),
+                                      [this](const CurvePoint& p)
+                                      { return p.accuracyMean >= m_targetAccuracy; }));
     m_summary.finalRound = m_curve.back().round;
     m_summary.finalAccuracyMean = mean;
     m_summary.finalAccuracyMin = *minIt;

@@ -143,6 +143,15 @@ class ResultsWriter
     void SetBudget(double seconds);
 
     /**
+     * \brief End the run (LearnerApplication::EndSoon) once the mean accuracy has been at or
+     * above the target at `evaluations` evaluations in a row (rounds.until_target). With it,
+     * evaluations are delivered as every learner completes a round, so that the decision comes
+     * at the same simulated time whatever the worker threads.
+     * \param evaluations in a row; 0 (the default): never
+     */
+    void EndOnceTargetHeld(uint32_t evaluations);
+
+    /**
      * Stop the run with an error when it makes no progress (no learner completes a round and
      * no learner receives a payload byte, while no learner trains and no host or link is down
      * by a fault) for
@@ -233,8 +242,13 @@ class ResultsWriter
     Time StallLimit() const;
     std::string m_failure;
     std::vector<uint32_t> m_roundOf; ///< rounds completed by each learner
-    std::vector<bool> m_diverged;    ///< learners whose training loss was not finite
-    uint32_t m_firstDiverged = 0;    ///< the first of them, and its round
+    uint32_t m_holdEvaluations = 0;  ///< EndOnceTargetHeld; 0: never
+    bool m_targetHeld = false;       ///< the curve has held the target that long
+    bool m_endRequested = false;     ///< EndIfTargetHeld has ended the run
+    /// Deliver the evaluations made so far; end the run if the target has held (an event).
+    void EndIfTargetHeld();
+    std::vector<bool> m_diverged; ///< learners whose training loss was not finite
+    uint32_t m_firstDiverged = 0; ///< the first of them, and its round
     uint32_t m_firstDivergedRound = 0;
     double m_latestAccuracy = -1.0;
     uint32_t m_finishedNodes = 0;

@@ -108,6 +108,12 @@ SeedKeys()
          "points still replay (a point whose network runs further than its recording trains); "
          "rounds caps the rounds",
          {"ns3::LearnerApplication::Duration"}},
+        {"rounds.until_target",
+         "none",
+         "end a run once its mean accuracy has been at or above target_accuracy at this many "
+         "evaluations in a row, e.g. 3 (learners agree on a last round as under rounds.duration, "
+         "and need eval.interval where it does); none: run on to rounds or rounds.duration; grid "
+         "points still replay"},
         {"seed",
          "1",
          "seeds everything drawn at random: data split, topology, links, models",

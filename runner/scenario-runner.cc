@@ -221,6 +221,7 @@ struct ScenarioPlan
     std::string lateMessages;
     std::string missingModels;
     Time duration;
+    uint32_t untilTarget = 0; ///< rounds.until_target: evaluations in a row at the target; 0: none
     Time evalInterval;
     FaultPlan faults;
     uint32_t evalEvery = 0;
@@ -306,6 +307,9 @@ ReadRoundMode(const ScenarioConfig& c, ScenarioPlan& plan)
     // budget, evaluations by rounds.
     plan.roundTimeout = ReadOptionalTime(c, "rounds.timeout", Time::Max());
     plan.duration = ReadOptionalTime(c, "rounds.duration", Time(0));
+    plan.untilTarget = c.GetString("rounds.until_target") == "none"
+                           ? 0
+                           : static_cast<uint32_t>(c.GetUint("rounds.until_target", 1, 1000000));
     plan.evalInterval = ReadOptionalTime(c, "eval.interval", Time(0), true);
     plan.faults = ReadFaultPlan(c.GetList("faults.crash"),
                                 c.GetString("faults.file"),
@@ -344,7 +348,12 @@ ReadRoundMode(const ScenarioConfig& c, ScenarioPlan& plan)
                             + " needs eval.interval (e.g. eval.interval = 10s): learners do "
                               "different numbers of rounds, so they are evaluated on a clock");
     }
-    if (plan.evalInterval.IsZero() && !plan.duration.IsZero())
+    // Both end a run early at a round the learners agree on: one that not every learner
+    // reaches together needs the evaluations on a clock.
+    const std::string earlyEnd = !plan.duration.IsZero() ? "rounds.duration"
+                                 : plan.untilTarget > 0  ? "rounds.until_target"
+                                                         : "";
+    if (plan.evalInterval.IsZero() && !earlyEnd.empty())
     {
         RoundPolicySettings settings;
         settings.timeout = plan.roundTimeout;
@@ -361,8 +370,9 @@ ReadRoundMode(const ScenarioConfig& c, ScenarioPlan& plan)
         }
         if (!why.empty())
         {
-            throw ScenarioError("rounds.duration needs eval.interval (e.g. eval.interval = 10s) "
-                                "with "
+            throw ScenarioError(earlyEnd
+                                + " needs eval.interval (e.g. eval.interval = 10s) "
+                                  "with "
                                 + why
                                 + ": they stop at different rounds, so they are evaluated on a "
                                   "clock");
@@ -966,6 +976,7 @@ RunScenario(const ScenarioConfig& given, std::ostream& log, const RunOptions& op
                        slowestBps > 0.0 ? Seconds(1500.0 * 8.0 / slowestBps) : Time(0),
                        [&linkUsage]() { return linkUsage.HostBytesSent(); });
     writer.SetBudget(plan.duration.IsZero() ? kNoBudget : plan.duration.GetSeconds());
+    writer.EndOnceTargetHeld(plan.untilTarget);
     faults.SetLinkEventCallback([&writer](const std::string& event, const std::string& subject)
                                 { writer.RecordFault(event, subject); });
     // Churn draws from its own streams, after every stream the underlay and learners use.

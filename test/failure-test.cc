@@ -174,6 +174,25 @@ TEST(Failure, AStalledNetworkEndsWithAClearError)
     fs::remove_all(out);
 }
 
+// Memory that runs out (here: a 4 GB address-space limit against 31 GB of synthetic images)
+// ends the run naming the step it came in, with exit status 1, not a bare std::bad_alloc.
+TEST(Failure, OutOfMemoryNamesTheStep)
+{
+    const std::string out = Folder("memory");
+    std::string output;
+    EXPECT_EQ(RunCommand("ulimit -v 4000000; exec " + kRun
+                             + " --dataset=synthetic --synthetic.train_samples=10000000 "
+                               "--model=logistic --nodes=4 --degree=2 --rounds=1 --out="
+                             + out,
+                         output),
+              1)
+        << output;
+    EXPECT_NE(output.find("dlsim: error: out of memory while loading and partitioning the data"),
+              std::string::npos)
+        << output;
+    fs::remove_all(out);
+}
+
 // Training that diverges (losses that overflow to NaN at a learning rate of 10^6) is said when it
 // starts and recorded in summary.json; the run still finishes, as a point of a sweep over
 // learning rates must. A run that trains well records nothing.

@@ -11,6 +11,7 @@
 #include "run-points.h"
 #include "scenario-config.h"
 #include "test-data.h"
+#include "time-to-target.h"
 #include "worker-pool.h"
 
 #include <algorithm>
@@ -618,6 +619,64 @@ TEST(Replay, OneTimeBudgetForEveryPointReplaysAndEqualsFullRuns)
                   ReadWholeFile(out + "/full-20Mbps/" + file))
             << file;
     }
+    fs::remove_all(out);
+}
+
+/// rounds.until_target ends a run once the target has held at that many evaluations in a row,
+/// at a round the learners agree on, the same whatever the worker threads; a grid of such runs
+/// still replays, each point byte-identical to its full run.
+TEST(Replay, UntilTargetEndsOnceHeldAndReplays)
+{
+    const std::string out = FreshTempFolder("replay-until-target");
+    const std::string run = std::string(DLSIM_RUN_BINARY)
+                            + " --dataset=synthetic --synthetic.train_samples=300 "
+                              "--model=logistic --nodes=4 --degree=2 --rounds=60 --eval.every=2 "
+                              "--target_accuracy=0.8 --rounds.until_target=2 --no-plot";
+    std::string output;
+    for (const char* threads : {"1", "2"})
+    {
+        ASSERT_EQ(RunCommand(run + " --link.bandwidth=3Mbps --run.threads=" + threads
+                                 + " --out=" + out + "/full-" + threads,
+                             output),
+                  0)
+            << output;
+    }
+    EXPECT_NE(output.find("at 2 evaluations in a row (rounds.until_target)"), std::string::npos)
+        << output;
+    for (const char* file : {"rounds.csv", "eval.csv", "curve.csv", "receipt.csv"})
+    {
+        EXPECT_EQ(ReadWholeFile(out + "/full-1/" + file), ReadWholeFile(out + "/full-2/" + file))
+            << file << " depends on the threads";
+    }
+    const int last = LastRound(out + "/full-1");
+    EXPECT_LT(last, 30);
+    EXPECT_EQ(last % 2, 0);
+    // The curve's last evaluations are at the target, the one before the two that held it not.
+    std::istringstream lines(ReadWholeFile(out + "/full-1/curve.csv"));
+    std::vector<double> accuracy;
+    for (std::string line; std::getline(lines, line);)
+    {
+        if (std::isdigit(static_cast<unsigned char>(line[0])))
+        {
+            accuracy.push_back(ParseCurveLine(line).accuracyMean);
+        }
+    }
+    ASSERT_GE(accuracy.size(), 3u);
+    EXPECT_GE(accuracy.back(), 0.8);
+    size_t held = 0;
+    while (held < accuracy.size() && accuracy[accuracy.size() - 1 - held] >= 0.8)
+    {
+        ++held;
+    }
+    EXPECT_GE(held, 2u);
+    EXPECT_LE(held, 3u) << "it ends at the next evaluated round after the target held twice";
+    ASSERT_EQ(
+        RunCommand(run + " --link.bandwidth='20Mbps, 3Mbps' -j 2 --out=" + out + "/grid", output),
+        0)
+        << output;
+    EXPECT_NE(output.find("replays " + out + "/grid/link.bandwidth=20Mbps"), std::string::npos)
+        << output;
+    ExpectSameResults(out + "/grid/link.bandwidth=3Mbps", out + "/full-1");
     fs::remove_all(out);
 }
 
