@@ -16,14 +16,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("DlsimFlowCrossTraffic");
 NS_OBJECT_ENSURE_REGISTERED(FlowCrossTraffic);
 
-namespace
-{
-
-/// UDP (8), IPv4 (20) and PPP (2) headers of every datagram, in bytes.
-constexpr double kDatagramHeaderBytes = 8.0 + 20.0 + 2.0;
-
-} // namespace
-
 TypeId
 FlowCrossTraffic::GetTypeId()
 {

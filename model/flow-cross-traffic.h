@@ -17,6 +17,10 @@
 namespace ns3
 {
 
+/// UDP (8), IPv4 (20) and PPP (2) headers of every cross-traffic datagram on a link, in bytes:
+/// what its rate (of payload, as OnOffApplication's DataRate counts) takes of the link on top.
+constexpr double kDatagramHeaderBytes = 8.0 + 20.0 + 2.0;
+
 class FlowNetwork;
 
 /**
