@@ -593,6 +593,9 @@ RedirectOutputTo(const std::string& path)
     ::close(fd);
 }
 
+/// From this many overlay edges on, a run says that it is building the network.
+constexpr size_t kLargeOverlayEdges = 20000;
+
 /// What the network model refuses of the links as built (NetworkModel::CheckLinks): bad input.
 void
 CheckLinksFor(const NetworkModel& network, const Underlay& underlay)
@@ -784,6 +787,14 @@ RunScenario(const ScenarioConfig& given, std::ostream& log, const RunOptions& op
     SetRunStep("building the network (underlay, links, routes, cross traffic)");
     OverlaySchedule schedule = DrawOverlay(plan);
     OverlayGraph graph = schedule.Union();
+    // A large overlay takes a while to build (1,000 learners, complete: 499,500 edges, minutes
+    // of routes over direct links): said before, so that a silent terminal is not taken for a
+    // hang.
+    if (graph.GetEdges().size() >= kLargeOverlayEdges)
+    {
+        log << "dlsim: building the network for " << graph.GetEdges().size()
+            << " overlay edges; this can take minutes" << std::endl;
+    }
     NodeContainer hosts;
     hosts.Create(plan.nodes);
     // The simulation's network model: the learners, the cross traffic and the rate traces
