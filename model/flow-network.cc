@@ -107,13 +107,8 @@ FlowNetwork::CheckLinks(const std::vector<UnderlayLink>& links) const
     {
         if (link.loss > kMaxFlowLoss)
         {
-            std::ostringstream text;
-            text << "link.loss: network.model = flow models random loss up to " << kMaxFlowLoss
-                 << " (the doc's Random loss table), and link " << link.from << ":" << link.to
-                 << " loses " << link.loss
-                 << ", where TCP's retransmission timeouts decide the time; use network.model = "
-                    "packet, or auto (which runs such a scenario over packets)";
-            throw std::invalid_argument(text.str());
+            throw std::invalid_argument(
+                FlowLossRefusal("link " + link.from + ":" + link.to, link.loss));
         }
     }
 }

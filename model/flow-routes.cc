@@ -26,6 +26,17 @@
 namespace ns3
 {
 
+std::string
+FlowLossRefusal(const std::string& where, double loss)
+{
+    std::ostringstream text;
+    text << "link.loss: network.model = flow models random loss up to " << kMaxFlowLoss
+         << " (the doc's Random loss table), and " << where << " loses " << loss
+         << ", where TCP's retransmission timeouts decide the time; use network.model = "
+            "packet, or auto (which runs such a scenario over packets)";
+    return text.str();
+}
+
 namespace
 {
 
@@ -57,13 +68,8 @@ LossOf(Ptr<NetDevice> receiver, Ptr<ErrorModel> model)
     // a second where packets took seconds, or gave up. Refused rather than reported.
     if (loss > kMaxFlowLoss)
     {
-        std::ostringstream text;
-        text << "link.loss: network.model = flow models random loss up to " << kMaxFlowLoss
-             << " (the doc's Random loss table), and node " << receiver->GetNode()->GetId()
-             << " receives with a loss of " << loss
-             << ", where TCP's retransmission timeouts decide the time; use network.model = "
-                "packet, or auto (which runs such a scenario over packets)";
-        throw FlowModelError(text.str());
+        throw FlowModelError(
+            FlowLossRefusal("node " + std::to_string(receiver->GetNode()->GetId()), loss));
     }
     return loss;
 }

@@ -19,6 +19,7 @@
 #include <functional>
 #include <map>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -37,6 +38,13 @@ class FlowModelError : public std::runtime_error
  * retransmission timeouts, which flows do not model, decide how long a transfer takes.
  */
 constexpr double kMaxFlowLoss = 0.02;
+
+/**
+ * \param where the link direction or node, e.g. "link 0:1"
+ * \param loss its loss, above kMaxFlowLoss
+ * \return why network.model = flow refuses it, naming link.loss and what to use instead
+ */
+std::string FlowLossRefusal(const std::string& where, double loss);
 
 /// What the queue in front of a link direction holds.
 struct QueueLimit

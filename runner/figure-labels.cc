@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <iomanip>
 #include <map>
+#include <optional>
 #include <sstream>
 
 using namespace dlsim; // the learning core (model/core)
@@ -32,18 +33,30 @@ IsOtherAlgorithmsKey(const RunRecord& run, const std::string& key)
            && std::find(owners.begin(), owners.end(), run.config.at("algorithm")) == owners.end();
 }
 
-/// A number in 3 significant digits; anything else (a range PointLabel made) as it is.
-std::string
-ThreeDigits(const std::string& text)
+/// `text` as a number when all of it is one.
+std::optional<double>
+WholeNumber(const std::string& text)
 {
     char* end = nullptr;
     const double value = std::strtod(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size())
     {
+        return std::nullopt;
+    }
+    return value;
+}
+
+/// A number in 3 significant digits; anything else (a range PointLabel made) as it is.
+std::string
+ThreeDigits(const std::string& text)
+{
+    const auto value = WholeNumber(text);
+    if (!value)
+    {
         return text;
     }
     std::ostringstream o;
-    o << std::setprecision(3) << value;
+    o << std::setprecision(3) << *value;
     return o.str();
 }
 
@@ -162,14 +175,13 @@ PointLabel(const std::vector<RunRecord>& runs,
         {
             const auto it = run.resolved.find(key);
             const std::string text = it == run.resolved.end() ? "" : ThreeDigits(it->second);
-            char* end = nullptr;
-            const double number = std::strtod(text.c_str(), &end);
-            if (text.empty() || end != text.c_str() + text.size())
+            const auto number = WholeNumber(text);
+            if (!number)
             {
                 shown.clear(); // not a number in every run: the first run's, as RunLabel shows
                 break;
             }
-            shown.emplace(number, text);
+            shown.emplace(*number, text);
         }
         if (shown.size() > 1)
         {

@@ -134,6 +134,18 @@ ResultsWriter::EndOnceTargetHeld(uint32_t evaluations)
 }
 
 void
+ResultsWriter::ScheduleEndIfTargetHeld()
+{
+    if (m_holdEvaluations > 0 && !m_endRequested)
+    {
+        // Whether the target has held is decided in an event of its own, after this one, with
+        // the evaluations made so far: at the same point of the simulation whether a worker
+        // thread or this one evaluated them, and whether they were reported already or not.
+        Simulator::ScheduleNow(&ResultsWriter::EndIfTargetHeld, this);
+    }
+}
+
+void
 ResultsWriter::EndIfTargetHeld()
 {
     DeliverEvaluations();
@@ -399,6 +411,7 @@ ResultsWriter::OnTick(uint32_t index)
         ReportEvalRound(index);
         m_evals.erase(index);
     }
+    ScheduleEndIfTargetHeld(); // timed evaluations: after each tick's line
 }
 
 void
@@ -461,7 +474,6 @@ ResultsWriter::OnRound(const RoundReport& r)
     m_roundOf[r.learner] = r.round;
     // Curve lines by rounds report every node's bytes after the round and wait for the round
     // to be complete; timed lines carry their own bytes, so none of this is kept for them.
-    bool roundComplete = false; // every learner has completed this round
     if (m_evalInterval.IsZero())
     {
         auto& bytes = m_bytesAfterRound[r.round];
@@ -478,16 +490,8 @@ ResultsWriter::OnRound(const RoundReport& r)
                            std::accumulate(bytes.begin(), bytes.end(), 0.0) / m_nodes);
             }
             ReportReadyRounds();
-            roundComplete = true;
+            ScheduleEndIfTargetHeld(); // evaluations by rounds: as every learner ends one
         }
-    }
-    if (m_holdEvaluations > 0 && !m_endRequested
-        && (roundComplete || m_evalInterval.IsStrictlyPositive()))
-    {
-        // Whether the target has held is decided in an event of its own, after this one, with
-        // the evaluations made so far: at the same point of the simulation whether a worker
-        // thread or this one evaluated them, and whether they were reported already or not.
-        Simulator::ScheduleNow(&ResultsWriter::EndIfTargetHeld, this);
     }
     if (r.finished && !m_finished[r.learner])
     {

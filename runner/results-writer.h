@@ -245,6 +245,8 @@ class ResultsWriter
     uint32_t m_holdEvaluations = 0;  ///< EndOnceTargetHeld; 0: never
     bool m_targetHeld = false;       ///< the curve has held the target that long
     bool m_endRequested = false;     ///< EndIfTargetHeld has ended the run
+    /// With EndOnceTargetHeld: EndIfTargetHeld as an event after this one.
+    void ScheduleEndIfTargetHeld();
     /// Deliver the evaluations made so far; end the run if the target has held (an event).
     void EndIfTargetHeld();
     std::vector<bool> m_diverged; ///< learners whose training loss was not finite

@@ -620,15 +620,18 @@ struct SimulatorCleanup
     }
 };
 
-} // namespace
-
-namespace
-{
-
-/// Why network.model = flow refuses `c` (an auto scenario), "" when it takes it.
+/**
+ * What network.model = auto (kAutoNetworkModel) checks of `c`: packets must take it; flows may
+ * refuse it (then it runs over packets alone), but where they take it their learning must be
+ * one a replay can play over packets.
+ * \return why flows refuse it, "" when they take it
+ */
 std::string
-FlowsRefuse(const ScenarioConfig& c)
+CheckAuto(const ScenarioConfig& c)
 {
+    ScenarioConfig packets = c;
+    packets.Set("network.model", "packet");
+    CheckScenario(packets);
     ScenarioConfig flows = c;
     flows.Set("network.model", "flow");
     try
@@ -639,57 +642,20 @@ FlowsRefuse(const ScenarioConfig& c)
     {
         return e.what();
     }
+    if (const std::string why = ReplayObstacle(c); !why.empty())
+    {
+        throw ScenarioError("network.model = auto replays the flows' learning over packets, "
+                            "which this scenario's learning cannot be: "
+                            + why);
+    }
     return "";
 }
-
-} // namespace
-
-void
-CheckScenario(const ScenarioConfig& c)
-{
-    if (c.GetString("network.model") == kAutoNetworkModel)
-    {
-        // Packets must take it; flows may refuse it (then it runs over packets alone), but
-        // where they take it their learning must be one a replay can play over packets.
-        ScenarioConfig packets = c;
-        packets.Set("network.model", "packet");
-        CheckScenario(packets);
-        if (FlowsRefuse(c).empty())
-        {
-            if (const std::string why = ReplayObstacle(c); !why.empty())
-            {
-                throw ScenarioError("network.model = auto replays the flows' learning over "
-                                    "packets, which this scenario's learning cannot be: "
-                                    + why);
-            }
-        }
-        return;
-    }
-    ScenarioPlan plan = ReadPlan(c);
-    OverlayGraph graph = DrawOverlay(plan).Union();
-    CheckInputs(plan);
-    // What only a built network can tell (files of routers, drawn rates and latencies, routes
-    // longer than the TTL, cross traffic against its links, the links faults name): build it,
-    // check, and throw it away.
-    SimulatorCleanup cleanup;
-    NodeContainer hosts;
-    hosts.Create(plan.nodes);
-    Ptr<NetworkModel> network = NetworkModelRegistry::Get(plan.networkModel).create();
-    Underlay underlay = plan.underlay->Install(hosts, graph, 1, network);
-    CheckLinksFor(*network, underlay);
-    FaultHelper(plan.faults).Check(underlay);
-    plan.capture->Check(underlay);
-}
-
-namespace
-{
 
 /// network.model = auto (kAutoNetworkModel): the flows-first run, then the run that counts.
 RunSummary
 RunFlowsFirst(const ScenarioConfig& c, std::ostream& log, const RunOptions& options)
 {
-    CheckScenario(c); // packets take it, and flows' learning can be replayed where they do
-    if (const std::string why = FlowsRefuse(c); !why.empty())
+    if (const std::string why = CheckAuto(c); !why.empty())
     {
         log << "dlsim: network.model = auto: over packets alone, as flows cannot carry this "
                "scenario ("
@@ -741,6 +707,30 @@ RunFlowsFirst(const ScenarioConfig& c, std::ostream& log, const RunOptions& opti
 }
 
 } // namespace
+
+void
+CheckScenario(const ScenarioConfig& c)
+{
+    if (c.GetString("network.model") == kAutoNetworkModel)
+    {
+        CheckAuto(c);
+        return;
+    }
+    ScenarioPlan plan = ReadPlan(c);
+    OverlayGraph graph = DrawOverlay(plan).Union();
+    CheckInputs(plan);
+    // What only a built network can tell (files of routers, drawn rates and latencies, routes
+    // longer than the TTL, cross traffic against its links, the links faults name): build it,
+    // check, and throw it away.
+    SimulatorCleanup cleanup;
+    NodeContainer hosts;
+    hosts.Create(plan.nodes);
+    Ptr<NetworkModel> network = NetworkModelRegistry::Get(plan.networkModel).create();
+    Underlay underlay = plan.underlay->Install(hosts, graph, 1, network);
+    CheckLinksFor(*network, underlay);
+    FaultHelper(plan.faults).Check(underlay);
+    plan.capture->Check(underlay);
+}
 
 RunSummary
 RunScenario(const ScenarioConfig& given, std::ostream& log, const RunOptions& options)
